@@ -1,0 +1,45 @@
+//! `skillcase`: the headless face of the engine, for scripts, CI pipelines and benchmarks.
+//!
+//! Exit codes: 0 success, 1 a finding or refusal, 2 bad usage (clap's own exit code).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
+#[derive(Debug, Parser)]
+#[command(name = "skillcase", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print where Skillcase keeps its data and which skills directory it uses.
+    Info,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Info => {
+            let data_dir = skillcase_core::paths::data_dir()?;
+            let skills_dir = skillcase_core::paths::skills_dir(None, &data_dir);
+            let db = data_dir.join(skillcase_core::db::DATABASE_FILE);
+            let info = skillcase_core::info::AppInfo::new(&skills_dir, &data_dir, &db);
+            println!("{}", serde_json::to_string_pretty(&info)?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

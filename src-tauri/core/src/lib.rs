@@ -1,0 +1,12 @@
+//! Skillcase domain: everything the desktop app and the `skillcase` CLI share.
+//!
+//! This crate never depends on tauri, so it builds and tests on a machine without a window
+//! system. The desktop shell (`src-tauri/src`) is a thin layer of commands over these modules.
+
+pub mod db;
+pub mod error;
+pub mod info;
+pub mod paths;
+pub mod skill;
+
+pub use error::ErrorBody;

@@ -1,6 +1,7 @@
 //! Skill packages (SPEC A1–A7): the model, parsing, validation, classification, the three
 //! disclosure levels and keyword matching.
 
+pub mod files;
 pub mod finding;
 pub mod model;
 pub mod policy;

@@ -4,4 +4,5 @@
 pub mod files;
 pub mod finding;
 pub mod model;
+pub mod package;
 pub mod policy;

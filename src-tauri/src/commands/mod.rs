@@ -1,0 +1,3 @@
+//! Tauri commands, one file per screen area. Each is a one-liner over the core.
+
+pub mod app;

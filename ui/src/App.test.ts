@@ -1,0 +1,51 @@
+import { describe, expect, it, vi, beforeEach } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/svelte";
+import App from "./App.svelte";
+import { setLocale } from "$lib/i18n/index.svelte";
+
+vi.mock("$lib/backend", () => ({
+  appInfo: vi.fn(async () => ({
+    version: "0.1.0",
+    skills_dir: "/repo/skills-examples",
+    data_dir: "/tmp/skillcase-test",
+    database_path: "/tmp/skillcase-test/skillcase.sqlite3",
+  })),
+}));
+
+describe("the shell", () => {
+  beforeEach(() => setLocale("en"));
+
+  it("lists the four areas in the sidebar", () => {
+    render(App);
+    const labels = screen.getAllByRole("button").map((b) => b.textContent?.trim());
+    expect(labels).toEqual(["Skills", "Catalog", "Cases", "Settings"]);
+  });
+
+  it("opens on Skills and marks it as the current page", () => {
+    render(App);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Skills");
+    expect(screen.getByRole("button", { name: "Skills" }).getAttribute("aria-current")).toBe("page");
+  });
+
+  it("switches screens when a navigation item is clicked and says the screen is not built yet", async () => {
+    render(App);
+    await fireEvent.click(screen.getByRole("button", { name: "Cases" }));
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Cases");
+    expect(screen.getByTestId("pending").textContent).toBe("Cases arrive here once the inbox is built.");
+  });
+
+  it("shows the version and directories reported by the backend in the status line", async () => {
+    render(App);
+    const line = screen.getByTestId("status-line");
+    await vi.waitFor(() => expect(line.textContent).toContain("/tmp/skillcase-test/skillcase.sqlite3"));
+    expect(line.textContent).toContain("Skillcase 0.1.0");
+    expect(line.textContent).toContain("/repo/skills-examples");
+  });
+
+  it("speaks Brazilian Portuguese when the locale is pt-BR", () => {
+    setLocale("pt-BR");
+    render(App);
+    expect(screen.getByRole("button", { name: "Casos" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Configurações" })).toBeTruthy();
+  });
+});

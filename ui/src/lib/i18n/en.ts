@@ -1,0 +1,30 @@
+// English UI text. Keys are shared with pt-BR.ts; the type checker keeps them in step.
+export const en = {
+  "app.name": "Skillcase",
+  "nav.label": "Main navigation",
+  "nav.skills": "Skills",
+  "nav.catalog": "Catalog",
+  "nav.cases": "Cases",
+  "nav.settings": "Settings",
+  "skills.title": "Skills",
+  "skills.lead": "Validate skill packages and preview exactly what the agent sees at each disclosure level.",
+  "skills.pending": "Your skill library appears here once the skill library is built.",
+  "catalog.title": "Catalog",
+  "catalog.lead": "Factory skills you can install and customise.",
+  "catalog.pending": "Factory skills appear here once the catalog is built.",
+  "cases.title": "Cases",
+  "cases.lead": "Answer the cases the AI could not resolve: resolved, need info from the customer, or escalate.",
+  "cases.pending": "Cases arrive here once the inbox is built.",
+  "settings.title": "Settings",
+  "settings.lead": "Skills directory, agent endpoint, local API, policy and language.",
+  "settings.pending": "Settings can be changed here once the settings screen is built.",
+  "status.label": "Status",
+  "status.version": "Skillcase {version}",
+  "status.skillsDir": "Skills",
+  "status.dataDir": "Data",
+  "status.database": "Database",
+  "status.loading": "Connecting to the Skillcase engine…",
+  "status.error": "The engine did not answer: {message} ({code})",
+};
+
+export type MessageKey = keyof typeof en;

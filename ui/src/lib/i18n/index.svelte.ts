@@ -1,0 +1,32 @@
+// The current language and the `t` function every component uses for its text.
+import { en, type MessageKey } from "./en";
+import { ptBR } from "./pt-BR";
+
+export type Locale = "en" | "pt-BR";
+export type { MessageKey };
+
+const dictionaries: Record<Locale, Record<MessageKey, string>> = { en, "pt-BR": ptBR };
+
+/** Portuguese for any `pt*` system language, English otherwise. */
+export function detectLocale(languages: readonly string[]): Locale {
+  return languages.some((l) => l.toLowerCase().startsWith("pt")) ? "pt-BR" : "en";
+}
+
+const state = $state<{ locale: Locale }>({
+  locale: detectLocale(typeof navigator === "undefined" ? [] : navigator.languages ?? []),
+});
+
+export function locale(): Locale {
+  return state.locale;
+}
+
+export function setLocale(next: Locale): void {
+  state.locale = next;
+  if (typeof document !== "undefined") document.documentElement.lang = next;
+}
+
+/** The text for `key` in the current language, with `{name}` placeholders filled from `vars`. */
+export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
+  const text = dictionaries[state.locale][key];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}

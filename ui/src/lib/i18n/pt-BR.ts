@@ -1,0 +1,30 @@
+// Texto da interface em português do Brasil. Mesmas chaves de en.ts.
+import type { MessageKey } from "./en";
+
+export const ptBR: Record<MessageKey, string> = {
+  "app.name": "Skillcase",
+  "nav.label": "Navegação principal",
+  "nav.skills": "Skills",
+  "nav.catalog": "Catálogo",
+  "nav.cases": "Casos",
+  "nav.settings": "Configurações",
+  "skills.title": "Skills",
+  "skills.lead": "Valide pacotes de skills e veja exatamente o que o agente recebe em cada nível de divulgação.",
+  "skills.pending": "Sua biblioteca de skills aparece aqui assim que a biblioteca for construída.",
+  "catalog.title": "Catálogo",
+  "catalog.lead": "Skills de fábrica que você pode instalar e personalizar.",
+  "catalog.pending": "As skills de fábrica aparecem aqui assim que o catálogo for construído.",
+  "cases.title": "Casos",
+  "cases.lead": "Responda os casos que a IA não resolveu: resolvido, pedir informação ao cliente ou escalar.",
+  "cases.pending": "Os casos chegam aqui assim que a caixa de entrada for construída.",
+  "settings.title": "Configurações",
+  "settings.lead": "Pasta de skills, endpoint do agente, API local, política e idioma.",
+  "settings.pending": "As configurações poderão ser alteradas aqui assim que a tela for construída.",
+  "status.label": "Status",
+  "status.version": "Skillcase {version}",
+  "status.skillsDir": "Skills",
+  "status.dataDir": "Dados",
+  "status.database": "Banco de dados",
+  "status.loading": "Conectando ao motor do Skillcase…",
+  "status.error": "O motor não respondeu: {message} ({code})",
+};

@@ -143,7 +143,7 @@ fn links(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// Markdown links `[text](target)` whose target is a path into a support folder, outside
+/// Markdown links `[text](target)` whose target is a file path inside the skill, outside
 /// fenced code: (0-based body line, 1-based column of the target, normalised target).
 pub(super) fn body_links(body: &str) -> Vec<(u32, u32, String)> {
     let mut found = Vec::new();
@@ -171,12 +171,24 @@ fn line_links(line: &str) -> Vec<(u32, String)> {
             let start = i + 2;
             let rest = &line[start..];
             let raw = rest[..rest.find(')')?].split_whitespace().next()?;
-            let target = raw.trim_start_matches("./").split(['#', '?']).next()?;
-            let target = target.trim_matches(['<', '>']);
-            files::is_support_path(target)
-                .then(|| (line[..start].chars().count() as u32 + 1, target.to_string()))
+            let target = local_target(raw)?;
+            Some((line[..start].chars().count() as u32 + 1, target))
         })
         .collect()
+}
+
+/// A link target that names a file inside the skill: relative, no URL scheme, not a bare
+/// `#anchor`, and path-like (a `/` or a file extension). Fragment and query are dropped.
+fn local_target(raw: &str) -> Option<String> {
+    let raw = raw.trim_matches(['<', '>']);
+    let path = raw.split(['#', '?']).next()?.replace("%20", " ");
+    let mut path = path.as_str();
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    let has_scheme = path.split_once(':').is_some_and(|(s, _)| !s.contains('/'));
+    let path_like = path.contains('/') || !files::extension(path).is_empty();
+    (!path.is_empty() && !has_scheme && !path.starts_with('/') && path_like).then(|| path.to_string())
 }
 
 #[cfg(test)]
@@ -184,11 +196,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn links_into_support_folders_are_found_outside_code_fences() {
-        let body = "See [table](references/tabela.md#top) and [site](https://x.y).\n```\n[x](references/no.md)\n```\n[t](./templates/a.txt \"title\")";
+    fn local_file_links_are_found_outside_code_fences() {
+        let body = "See [table](references/tabela.md#top) and [site](https://x.y) [s](#usage) [m](=[O:2]).\n```\n[x](references/no.md)\n```\n[t](./templates/a.txt \"title\") [r](reference/x.md)";
         assert_eq!(
             body_links(body),
-            [(0, 13, "references/tabela.md".to_string()), (4, 5, "templates/a.txt".to_string())]
+            [
+                (0, 13, "references/tabela.md".to_string()),
+                (4, 5, "templates/a.txt".to_string()),
+                (4, 36, "reference/x.md".to_string())
+            ]
         );
     }
 

@@ -3,6 +3,7 @@
 //! all — beside every finding. A skill with only warnings is valid.
 
 mod body;
+mod codes;
 mod contents;
 mod fields;
 
@@ -15,11 +16,13 @@ use ts_rs::TS;
 use crate::skill::classify;
 use crate::skill::config::{self, Source, CONFIG_FILE};
 use crate::skill::files;
+
 use crate::skill::finding::{self, Finding, Severity};
 use crate::skill::frontmatter::{self, Frontmatter};
 use crate::skill::model::{Skill, SkillConfig, SkillFile};
 use crate::skill::package::Package;
 use crate::skill::policy::Policy;
+pub use codes::ALL_CODES;
 
 /// Which rule set applies (SPEC A4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]

@@ -18,7 +18,11 @@ fn pkg(folder: Option<&str>, files: &[(&str, &str)]) -> Package {
 }
 
 fn run(profile: Profile, folder: &str, files: &[(&str, &str)]) -> Validated {
-    validate_package(&pkg(Some(folder), files), profile, &Policy::default())
+    let v = validate_package(&pkg(Some(folder), files), profile, &Policy::default());
+    for f in &v.findings {
+        assert!(ALL_CODES.contains(&f.code.as_str()), "undocumented code {}", f.code);
+    }
+    v
 }
 
 fn codes(v: &Validated) -> Vec<&str> {

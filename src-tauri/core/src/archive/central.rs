@@ -56,7 +56,9 @@ impl CentralEntry {
 
     /// Encrypted by any scheme the format knows.
     pub fn is_encrypted(&self) -> bool {
-        self.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) != 0 || self.method == METHOD_AES || self.local_encrypted
+        self.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) != 0
+            || self.method == METHOD_AES
+            || self.local_encrypted
     }
 
     /// The Unix mode in the upper half of the external attributes, when the creator was a
@@ -100,7 +102,10 @@ pub fn read(bytes: &[u8], max_entries: usize) -> Result<CentralDirectory, Malfor
             message: format!("the archive lists {} entries; at most {max_entries} are read", end.entries),
         });
     }
-    let cd_end = end.cd_offset.checked_add(end.cd_size).ok_or_else(|| malformed("central directory size overflows"))?;
+    let cd_end = end
+        .cd_offset
+        .checked_add(end.cd_size)
+        .ok_or_else(|| malformed("central directory size overflows"))?;
     if cd_end != end.record_offset {
         return Err(malformed("the central directory does not end where its end record begins"));
     }
@@ -134,8 +139,13 @@ fn find_end(bytes: &[u8]) -> Result<End, Malformed> {
     let first = last.saturating_sub(u16::MAX as usize);
     let pos = (first..=last)
         .rev()
-        .find(|&p| u32_at(bytes, p) == Some(EOCD_SIG) && p + EOCD_LEN + u16_at(bytes, p + 20).unwrap_or(0) as usize == bytes.len())
-        .ok_or_else(|| malformed("no end-of-central-directory record: not a zip archive, or a truncated one"))?;
+        .find(|&p| {
+            u32_at(bytes, p) == Some(EOCD_SIG)
+                && p + EOCD_LEN + u16_at(bytes, p + 20).unwrap_or(0) as usize == bytes.len()
+        })
+        .ok_or_else(|| {
+            malformed("no end-of-central-directory record: not a zip archive, or a truncated one")
+        })?;
     let disk = u16_at(bytes, pos + 4).unwrap_or(0);
     let cd_disk = u16_at(bytes, pos + 6).unwrap_or(0);
     if disk != 0 || cd_disk != 0 {
@@ -145,10 +155,17 @@ fn find_end(bytes: &[u8]) -> Result<End, Malformed> {
     let cd_size = u32_at(bytes, pos + 12).unwrap_or(0);
     let cd_offset = u32_at(bytes, pos + 16).unwrap_or(0);
     let zip64 = entries == u16::MAX || cd_size == u32::MAX || cd_offset == u32::MAX;
-    if zip64 || (pos >= EOCD64_LOCATOR_LEN && u32_at(bytes, pos - EOCD64_LOCATOR_LEN) == Some(EOCD64_LOCATOR_SIG)) {
+    if zip64
+        || (pos >= EOCD64_LOCATOR_LEN && u32_at(bytes, pos - EOCD64_LOCATOR_LEN) == Some(EOCD64_LOCATOR_SIG))
+    {
         return find_end64(bytes, pos);
     }
-    Ok(End { entries: entries.into(), cd_size: cd_size.into(), cd_offset: cd_offset.into(), record_offset: pos as u64 })
+    Ok(End {
+        entries: entries.into(),
+        cd_size: cd_size.into(),
+        cd_offset: cd_offset.into(),
+        record_offset: pos as u64,
+    })
 }
 
 fn find_end64(bytes: &[u8], eocd: usize) -> Result<End, Malformed> {
@@ -160,7 +177,8 @@ fn find_end64(bytes: &[u8], eocd: usize) -> Result<End, Malformed> {
     if record + 56 > locator || u32_at(bytes, record) != Some(EOCD64_SIG) {
         return Err(malformed("zip64 end record missing"));
     }
-    let field = |off: usize| u64_at(bytes, record + off).ok_or_else(|| malformed("zip64 end record truncated"));
+    let field =
+        |off: usize| u64_at(bytes, record + off).ok_or_else(|| malformed("zip64 end record truncated"));
     if u32_at(bytes, record + 16) != Some(0) || u32_at(bytes, record + 20) != Some(0) {
         return Err(malformed("multi-disk archives are not supported"));
     }
@@ -206,11 +224,13 @@ fn read_central(bytes: &[u8], pos: usize, index: usize) -> Result<(CentralEntry,
 /// Replaces the 32-bit fields set to `0xFFFFFFFF` with their values from the zip64 extra field,
 /// in the order the format defines (uncompressed size, compressed size, header offset).
 fn apply_zip64(entry: &mut CentralEntry, extra: &[u8]) -> Result<(), Malformed> {
-    let needs = [entry.uncompressed_size, entry.compressed_size, entry.header_offset].map(|v| v == u32::MAX as u64);
+    let needs =
+        [entry.uncompressed_size, entry.compressed_size, entry.header_offset].map(|v| v == u32::MAX as u64);
     if !needs.contains(&true) {
         return Ok(());
     }
-    let field = extra_field(extra, ZIP64_EXTRA_ID).ok_or_else(|| malformed("zip64 sizes without a zip64 extra field"))?;
+    let field = extra_field(extra, ZIP64_EXTRA_ID)
+        .ok_or_else(|| malformed("zip64 sizes without a zip64 extra field"))?;
     let mut values = field.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
     let mut next = || values.next().ok_or_else(|| malformed("zip64 extra field too short"));
     if needs[0] {

@@ -43,7 +43,10 @@ pub fn stage(package: &Package, staging_parent: &Path) -> Result<StagedSkill, Ar
         move |source| ArchiveError::Stage { path, source }
     };
     fs::create_dir_all(staging_parent).map_err(stage_err(staging_parent))?;
-    let dir = tempfile::Builder::new().prefix(STAGING_PREFIX).tempdir_in(staging_parent).map_err(stage_err(staging_parent))?;
+    let dir = tempfile::Builder::new()
+        .prefix(STAGING_PREFIX)
+        .tempdir_in(staging_parent)
+        .map_err(stage_err(staging_parent))?;
     let root = dir.path().to_path_buf();
     let mut folders: BTreeSet<PathBuf> = BTreeSet::from([root.clone()]);
     for file in &package.files {
@@ -75,7 +78,8 @@ pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveErro
         fs::rename(staged.path(), target_dir).map_err(install_err)?;
         return finish(staged, parent, &staging_parent).map_err(install_err);
     }
-    let holder = tempfile::Builder::new().prefix(REPLACED_PREFIX).tempdir_in(&staging_parent).map_err(install_err)?;
+    let holder =
+        tempfile::Builder::new().prefix(REPLACED_PREFIX).tempdir_in(&staging_parent).map_err(install_err)?;
     let aside = holder.path().join("previous");
     fs::rename(target_dir, &aside).map_err(install_err)?;
     if let Err(source) = fs::rename(staged.path(), target_dir) {
@@ -86,7 +90,10 @@ pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveErro
                 target: target_dir.to_path_buf(),
                 source: std::io::Error::new(
                     source.kind(),
-                    format!("{source}; the previous folder could not be put back and is kept at {}", kept.display()),
+                    format!(
+                        "{source}; the previous folder could not be put back and is kept at {}",
+                        kept.display()
+                    ),
                 ),
             });
         }

@@ -36,7 +36,12 @@ pub struct Imported {
 /// Imports the zip read from `reader` into `skills_dir/<name>` under `policy` (validated with the
 /// `skillcase` profile). With `dry_run` every check runs and nothing is written. Staging happens
 /// in a hidden folder beside `skills_dir`, on the same file system but outside the watched tree.
-pub fn import_zip<R: Read>(reader: R, skills_dir: &Path, policy: &Policy, dry_run: bool) -> Result<Imported, ArchiveError> {
+pub fn import_zip<R: Read>(
+    reader: R,
+    skills_dir: &Path,
+    policy: &Policy,
+    dry_run: bool,
+) -> Result<Imported, ArchiveError> {
     let package = inspect(reader, policy)?;
     let validated = validate_package(&package, Profile::Skillcase, policy);
     let name = match &validated.skill {

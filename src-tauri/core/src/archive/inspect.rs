@@ -52,8 +52,9 @@ pub fn inspect<R: Read>(reader: R, policy: &Policy) -> Result<Package, ArchiveEr
     let mut bytes = Vec::new();
     reader.take(cap + 1).read_to_end(&mut bytes).map_err(|source| ArchiveError::Read { source })?;
     if bytes.len() as u64 > cap {
-        let finding = Finding::error(codes::ARCHIVE_TOO_LARGE, "", format!("the archive is larger than {cap} bytes"))
-            .hint("remove large or generated files (node_modules, build output) before zipping");
+        let finding =
+            Finding::error(codes::ARCHIVE_TOO_LARGE, "", format!("the archive is larger than {cap} bytes"))
+                .hint("remove large or generated files (node_modules, build output) before zipping");
         return Err(ArchiveError::Refused { findings: vec![finding] });
     }
     inspect_bytes(&bytes, policy).map_err(|findings| ArchiveError::Refused { findings })
@@ -63,13 +64,15 @@ pub fn inspect<R: Read>(reader: R, policy: &Policy) -> Result<Package, ArchiveEr
 /// sorted, junk dropped) or every refusal found. Pure, so it can be fuzzed.
 pub fn inspect_bytes(bytes: &[u8], policy: &Policy) -> Result<Package, Vec<Finding>> {
     let dir = central::read(bytes, max_entries(&policy.limits)).map_err(|m| {
-        vec![Finding::error(m.code, "", m.message).hint("re-create the zip with a standard tool (zip -r, Finder, Explorer)")]
+        vec![Finding::error(m.code, "", m.message)
+            .hint("re-create the zip with a standard tool (zip -r, Finder, Explorer)")]
     })?;
     refuse_overlaps(&dir)?;
     let entries = classify(&dir, &policy.limits)?;
     check_set(&entries, &policy.limits)?;
     let kept: Vec<&Entry> = entries.iter().filter(|e| e.kept()).collect();
-    let root = layout::detect(&kept.iter().map(|e| e.name.as_str()).collect::<Vec<_>>()).map_err(|f| vec![f])?;
+    let root =
+        layout::detect(&kept.iter().map(|e| e.name.as_str()).collect::<Vec<_>>()).map_err(|f| vec![f])?;
     let files = read_files(bytes, &dir, &kept, root.as_deref())?;
     check_policy(&files, policy)?;
     let mut files: Vec<PackageFile> = files.into_iter().map(|(_, file)| file).collect();
@@ -107,7 +110,10 @@ fn refuse_overlaps(dir: &CentralDirectory) -> Result<(), Vec<Finding>> {
         Some((a, b)) => Err(vec![entry_finding(
             codes::OVERLAPPING_ENTRIES,
             &display_name(&b.name),
-            format!("the entry shares archive bytes with `{}` (an overlapping-entries zip bomb)", display_name(&a.name)),
+            format!(
+                "the entry shares archive bytes with `{}` (an overlapping-entries zip bomb)",
+                display_name(&a.name)
+            ),
             "re-create the zip with a standard tool; each file must have its own data",
         )]),
     }
@@ -135,14 +141,30 @@ fn classify_one<'a>(raw: &'a CentralEntry, limits: &ImportLimits) -> Result<Entr
     let name = names::check(&raw.name).map_err(|r| entry_finding(r.code, &shown, r.message, r.hint))?;
     let mode = raw.unix_mode().unwrap_or(0);
     if mode & S_IFMT == S_IFLNK || raw.dos_attributes() & DOS_REPARSE_POINT != 0 {
-        return Err(entry_finding(codes::SYMLINK, &shown, "the entry is a symbolic link", "replace the link with the file it points to"));
+        return Err(entry_finding(
+            codes::SYMLINK,
+            &shown,
+            "the entry is a symbolic link",
+            "replace the link with the file it points to",
+        ));
     }
-    let is_dir = shown.ends_with('/') || mode & S_IFMT == S_IFDIR || raw.dos_attributes() & DOS_DIRECTORY != 0;
+    let is_dir =
+        shown.ends_with('/') || mode & S_IFMT == S_IFDIR || raw.dos_attributes() & DOS_DIRECTORY != 0;
     if !matches!(mode & S_IFMT, 0 | S_IFREG | S_IFDIR) {
-        return Err(entry_finding(codes::SPECIAL_FILE, &shown, "the entry is a device, FIFO or socket", "zip only regular files"));
+        return Err(entry_finding(
+            codes::SPECIAL_FILE,
+            &shown,
+            "the entry is a device, FIFO or socket",
+            "zip only regular files",
+        ));
     }
     if raw.is_encrypted() {
-        return Err(entry_finding(codes::ENCRYPTED, &shown, "the entry is encrypted", "zip the package without a password"));
+        return Err(entry_finding(
+            codes::ENCRYPTED,
+            &shown,
+            "the entry is encrypted",
+            "zip the package without a password",
+        ));
     }
     if raw.local_name_differs {
         return Err(entry_finding(
@@ -154,7 +176,12 @@ fn classify_one<'a>(raw: &'a CentralEntry, limits: &ImportLimits) -> Result<Entr
     }
     if is_dir {
         if raw.uncompressed_size != 0 {
-            return Err(entry_finding(codes::INVALID, &shown, "a folder entry carries data", "re-create the zip with a standard tool"));
+            return Err(entry_finding(
+                codes::INVALID,
+                &shown,
+                "a folder entry carries data",
+                "re-create the zip with a standard tool",
+            ));
         }
         let junk = files::is_junk(&format!("{name}/"));
         return Ok(Entry { raw, name, is_dir, junk });
@@ -233,21 +260,25 @@ fn check_set(entries: &[Entry], limits: &ImportLimits) -> Result<(), Vec<Finding
     findings.extend(file_folder_conflicts(entries));
     let kept: Vec<&Entry> = entries.iter().filter(|e| e.kept()).collect();
     if kept.len() > limits.max_files as usize {
-        findings.push(Finding::error(
-            codes::TOO_MANY_FILES,
-            "",
-            format!("the archive holds {} files; the limit is {}", kept.len(), limits.max_files),
-        )
-        .hint("remove files the skill does not need, or raise the file limit in Settings"));
+        findings.push(
+            Finding::error(
+                codes::TOO_MANY_FILES,
+                "",
+                format!("the archive holds {} files; the limit is {}", kept.len(), limits.max_files),
+            )
+            .hint("remove files the skill does not need, or raise the file limit in Settings"),
+        );
     }
     let total: u64 = kept.iter().map(|e| e.raw.uncompressed_size).sum();
     if total > limits.max_total_bytes {
-        findings.push(Finding::error(
-            codes::TOTAL_TOO_LARGE,
-            "",
-            format!("the files add up to {total} bytes; the limit is {} bytes", limits.max_total_bytes),
-        )
-        .hint("remove large files, or raise the total import limit in Settings"));
+        findings.push(
+            Finding::error(
+                codes::TOTAL_TOO_LARGE,
+                "",
+                format!("the files add up to {total} bytes; the limit is {} bytes", limits.max_total_bytes),
+            )
+            .hint("remove large files, or raise the total import limit in Settings"),
+        );
     }
     if findings.is_empty() {
         Ok(())
@@ -290,15 +321,22 @@ fn read_files<'e>(
     kept: &[&'e Entry],
     root: Option<&str>,
 ) -> Result<Vec<(&'e Entry<'e>, PackageFile)>, Vec<Finding>> {
-    let invalid = |message: String| vec![Finding::error(codes::INVALID, "", message).hint("re-create the zip with a standard tool")];
-    let mut archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| invalid(format!("the zip reader refused the archive: {e}")))?;
+    let invalid = |message: String| {
+        vec![Finding::error(codes::INVALID, "", message).hint("re-create the zip with a standard tool")]
+    };
+    let mut archive = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| invalid(format!("the zip reader refused the archive: {e}")))?;
     if archive.len() != dir.entries.len() {
-        return Err(invalid("the zip reader sees a different number of entries than the central directory lists".into()));
+        return Err(invalid(
+            "the zip reader sees a different number of entries than the central directory lists".into(),
+        ));
     }
     let mut out = Vec::with_capacity(kept.len());
     for entry in kept {
         let path = match root {
-            Some(top) => entry.name.strip_prefix(top).and_then(|p| p.strip_prefix('/')).unwrap_or(&entry.name),
+            Some(top) => {
+                entry.name.strip_prefix(top).and_then(|p| p.strip_prefix('/')).unwrap_or(&entry.name)
+            }
             None => &entry.name,
         };
         let (data, sha256) = read_one(&mut archive, entry).map_err(|f| vec![f])?;
@@ -311,9 +349,16 @@ fn read_files<'e>(
 fn read_one(archive: &mut ZipArchive<Cursor<&[u8]>>, entry: &Entry) -> Result<(Vec<u8>, String), Finding> {
     let raw = entry.raw;
     let shown = display_name(&raw.name);
-    let mismatch = |message: String| entry_finding(codes::SIZE_MISMATCH, &shown, message, "re-create the zip with a standard tool");
+    let mismatch = |message: String| {
+        entry_finding(codes::SIZE_MISMATCH, &shown, message, "re-create the zip with a standard tool")
+    };
     let mut file = archive.by_index(raw.index).map_err(|e| {
-        entry_finding(codes::INVALID, &shown, format!("the entry cannot be read: {e}"), "re-create the zip with a standard tool")
+        entry_finding(
+            codes::INVALID,
+            &shown,
+            format!("the entry cannot be read: {e}"),
+            "re-create the zip with a standard tool",
+        )
     })?;
     if file.header_start() != raw.header_offset
         || file.size() != raw.uncompressed_size
@@ -341,7 +386,9 @@ fn read_one(archive: &mut ZipArchive<Cursor<&[u8]>>, entry: &Entry) -> Result<(V
     }
     let actual = data.len() as u64;
     if actual > declared {
-        return Err(mismatch(format!("the entry inflates past its declared {declared} bytes (a lying header)")));
+        return Err(mismatch(format!(
+            "the entry inflates past its declared {declared} bytes (a lying header)"
+        )));
     }
     if actual < declared {
         return Err(mismatch(format!("the entry declares {declared} bytes but holds {actual}")));
@@ -354,7 +401,10 @@ fn read_one(archive: &mut ZipArchive<Cursor<&[u8]>>, entry: &Entry) -> Result<(V
 fn read_error(shown: &str, declared: u64, err: std::io::Error) -> Finding {
     let text = err.to_string();
     let (code, message) = if text.contains("declared") {
-        (codes::SIZE_MISMATCH, format!("the entry inflates past its declared {declared} bytes (a lying header)"))
+        (
+            codes::SIZE_MISMATCH,
+            format!("the entry inflates past its declared {declared} bytes (a lying header)"),
+        )
     } else if text.contains("checksum") {
         (codes::CRC_MISMATCH, "the entry's data does not match its CRC-32".to_string())
     } else {

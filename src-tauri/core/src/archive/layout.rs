@@ -9,13 +9,19 @@ pub type Root = Option<String>;
 
 /// Decides the layout from the names of the kept files (junk and folders already left out).
 pub fn detect(files: &[&str]) -> Result<Root, Finding> {
-    let skill_mds: Vec<&str> =
-        files.iter().copied().filter(|p| p.split('/').count() <= 2 && p.rsplit('/').next() == Some("SKILL.md")).collect();
+    let skill_mds: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|p| p.split('/').count() <= 2 && p.rsplit('/').next() == Some("SKILL.md"))
+        .collect();
     if skill_mds.len() > 1 {
         return Err(Finding::error(
             codes::MULTIPLE_SKILL_MD,
             skill_mds[1],
-            format!("the archive holds more than one SKILL.md ({}); one zip carries one skill", skill_mds.join(", ")),
+            format!(
+                "the archive holds more than one SKILL.md ({}); one zip carries one skill",
+                skill_mds.join(", ")
+            ),
         )
         .hint("zip each skill on its own"));
     }
@@ -44,12 +50,18 @@ pub fn detect(files: &[&str]) -> Result<Root, Finding> {
 }
 
 fn no_skill_md(files: &[&str]) -> Finding {
-    let lowercase = files.iter().find(|p| p.rsplit('/').next().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md")));
+    let lowercase =
+        files.iter().find(|p| p.rsplit('/').next().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md")));
     let hint = match lowercase {
         Some(name) => format!("rename `{name}` to SKILL.md (upper case)"),
         None => "put SKILL.md at the root of the zip, or in the one folder the zip holds".to_string(),
     };
-    Finding::error(codes::NO_SKILL_MD, "", "the archive has no SKILL.md at its root or in a single top folder").hint(hint)
+    Finding::error(
+        codes::NO_SKILL_MD,
+        "",
+        "the archive has no SKILL.md at its root or in a single top folder",
+    )
+    .hint(hint)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 mod central;
 pub mod codes;
 pub mod extract;
+pub mod import;
 pub mod inspect;
 mod layout;
 mod names;
@@ -12,6 +13,7 @@ mod names;
 use std::path::PathBuf;
 
 pub use extract::{install, stage, StagedSkill};
+pub use import::{import_zip, Imported};
 pub use inspect::{inspect, inspect_bytes, max_archive_bytes};
 
 use crate::error::Coded;
@@ -55,7 +57,9 @@ impl Coded for ArchiveError {
 
     fn details(&self) -> Option<serde_json::Value> {
         match self {
-            ArchiveError::Refused { findings } => serde_json::to_value(findings).ok().map(|f| serde_json::json!({ "findings": f })),
+            ArchiveError::Refused { findings } => {
+                serde_json::to_value(findings).ok().map(|f| serde_json::json!({ "findings": f }))
+            }
             _ => None,
         }
     }

@@ -32,10 +32,18 @@ pub fn check(raw: &[u8]) -> Result<String, NameRefusal> {
         ));
     }
     let name = std::str::from_utf8(raw).map_err(|_| {
-        refusal(codes::NAME_NOT_UTF8, "the entry name is not UTF-8", "zip the package with a tool that stores UTF-8 names")
+        refusal(
+            codes::NAME_NOT_UTF8,
+            "the entry name is not UTF-8",
+            "zip the package with a tool that stores UTF-8 names",
+        )
     })?;
     if raw.len() > MAX_NAME_BYTES {
-        return Err(refusal(codes::NAME_TOO_LONG, "the entry name is longer than 255 bytes", "use shorter folder and file names"));
+        return Err(refusal(
+            codes::NAME_TOO_LONG,
+            "the entry name is longer than 255 bytes",
+            "use shorter folder and file names",
+        ));
     }
     if name.starts_with('/') {
         return Err(refusal(
@@ -66,7 +74,9 @@ pub fn check(raw: &[u8]) -> Result<String, NameRefusal> {
             "zip only the files inside the skill folder",
         ));
     }
-    if trimmed.split('/').any(|seg| seg.is_empty() || seg == ".") || name.chars().any(|c| c.is_control() || c == ':') {
+    if trimmed.split('/').any(|seg| seg.is_empty() || seg == ".")
+        || name.chars().any(|c| c.is_control() || c == ':')
+    {
         return Err(refusal(
             codes::INVALID_NAME,
             "the entry name has an empty or `.` segment, a control character or a `:`",

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod import;
 mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
@@ -22,6 +23,8 @@ enum Command {
     Info,
     /// Validate skill folders against a profile (standard, claude or skillcase).
     Validate(validate::Args),
+    /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
+    Import(import::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +49,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate(args) => validate::run(args),
+        Command::Import(args) => import::run(args),
     }
 }

@@ -48,8 +48,9 @@ fn package_zip() -> Vec<u8> {
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
     writer.start_file("frete/SKILL.md", options).unwrap();
-    writer.write_all(b"---\nname: frete\ndescription: Calcula o frete.\n---\n").unwrap();
-    writer.write_all(&text[..per_file - 48]).unwrap();
+    let frontmatter = b"---\nname: frete\ndescription: Calcula o frete.\n---\n";
+    writer.write_all(frontmatter).unwrap();
+    writer.write_all(&text[..per_file - frontmatter.len()]).unwrap();
     for i in 1..FILES {
         writer.start_file(format!("frete/references/doc-{i:02}.md"), options).unwrap();
         writer.write_all(&text[i * per_file..(i + 1) * per_file]).unwrap();

@@ -103,6 +103,12 @@ fn names_differing_only_in_case_are_refused() {
 }
 
 #[test]
+fn one_folder_spelled_two_ways_is_a_case_collision() {
+    let zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/a.md", b"a"), ("References/b.md", b"b")]);
+    assert_eq!(refused(&zip), [codes::CASE_COLLISION]);
+}
+
+#[test]
 fn nul_in_a_name_is_refused() {
     let mut zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/aXb.md", b"x")]);
     rename_entry(&mut zip, b"references/aXb.md", b"references/a\0b.md");

@@ -81,15 +81,19 @@ pub struct CentralDirectory {
     pub entries: Vec<CentralEntry>,
 }
 
-/// A structural problem: which refusal code applies and a sentence saying what was found.
+/// A structural problem: which refusal code applies, a sentence saying what was found and how
+/// to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Malformed {
     pub code: &'static str,
     pub message: String,
+    pub hint: &'static str,
 }
 
+const RECREATE: &str = "re-create the zip with a standard tool (zip -r, Finder, Explorer)";
+
 fn malformed(message: impl Into<String>) -> Malformed {
-    Malformed { code: codes::INVALID, message: message.into() }
+    Malformed { code: codes::INVALID, message: message.into(), hint: RECREATE }
 }
 
 /// Reads the central directory of `bytes` and locates each local header. `max_entries` is
@@ -100,6 +104,7 @@ pub fn read(bytes: &[u8], max_entries: usize) -> Result<CentralDirectory, Malfor
         return Err(Malformed {
             code: codes::TOO_MANY_FILES,
             message: format!("the archive lists {} entries; at most {max_entries} are read", end.entries),
+            hint: "remove files the skill does not need, or raise the file limit in Settings",
         });
     }
     let cd_end = end
@@ -277,6 +282,7 @@ fn locate_data(bytes: &[u8], entry: &mut CentralEntry, cd_start: u64) -> Result<
         return Err(Malformed {
             code: codes::OVERLAPPING_ENTRIES,
             message: format!("the data of entry {} runs into the central directory", entry.index + 1),
+            hint: RECREATE,
         });
     }
     Ok(())

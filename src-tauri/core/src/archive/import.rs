@@ -48,9 +48,12 @@ pub fn import_zip<R: Read>(
         Some(skill) if finding::is_valid(&validated.findings) => skill.name.clone(),
         _ => return Err(ArchiveError::Refused { findings: validated.findings }),
     };
+    if !is_single_segment(&name) {
+        return Err(ArchiveError::UnsafePath { path: name });
+    }
     let target = skills_dir.join(&name);
     let imported = Imported {
-        replaced: target.exists(),
+        replaced: std::fs::symlink_metadata(&target).is_ok(),
         name,
         target,
         installed: !dry_run,
@@ -63,6 +66,13 @@ pub fn import_zip<R: Read>(
         install(staged, &imported.target)?;
     }
     Ok(imported)
+}
+
+/// The validator already restricts names; this guard keeps a name from ever reaching outside
+/// `skills_dir`, whatever the profile allowed.
+fn is_single_segment(name: &str) -> bool {
+    let mut parts = Path::new(name).components();
+    matches!((parts.next(), parts.next()), (Some(std::path::Component::Normal(_)), None))
 }
 
 /// Where staging folders go: the parent of the skills folder (so a rename reaches it and the

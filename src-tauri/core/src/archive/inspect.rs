@@ -63,10 +63,8 @@ pub fn inspect<R: Read>(reader: R, policy: &Policy) -> Result<Package, ArchiveEr
 /// Inspects the zip in `bytes` against `policy`: the package (files relative to the skill root,
 /// sorted, junk dropped) or every refusal found. Pure, so it can be fuzzed.
 pub fn inspect_bytes(bytes: &[u8], policy: &Policy) -> Result<Package, Vec<Finding>> {
-    let dir = central::read(bytes, max_entries(&policy.limits)).map_err(|m| {
-        vec![Finding::error(m.code, "", m.message)
-            .hint("re-create the zip with a standard tool (zip -r, Finder, Explorer)")]
-    })?;
+    let dir = central::read(bytes, max_entries(&policy.limits))
+        .map_err(|m| vec![Finding::error(m.code, "", m.message).hint(m.hint)])?;
     refuse_overlaps(&dir)?;
     let entries = classify(&dir, &policy.limits)?;
     check_set(&entries, &policy.limits)?;
@@ -287,30 +285,41 @@ fn check_set(entries: &[Entry], limits: &ImportLimits) -> Result<(), Vec<Finding
     }
 }
 
+/// Folder-level clashes: a name used for a file and a folder, and one folder spelled two ways
+/// (`References/a.md` beside `references/b.md` is one folder on macOS and Windows, two on Linux).
 fn file_folder_conflicts(entries: &[Entry]) -> Vec<Finding> {
-    let mut folders: BTreeSet<String> = BTreeSet::new();
+    let mut findings = Vec::new();
+    let mut folders: BTreeMap<String, String> = BTreeMap::new();
     for entry in entries.iter().filter(|e| !e.junk) {
-        let key = names::fold(&entry.name);
-        let mut parts: Vec<&str> = key.split('/').collect();
+        let mut parts: Vec<&str> = entry.name.split('/').collect();
         if !entry.is_dir {
             parts.pop();
         }
         for depth in 1..=parts.len() {
-            folders.insert(parts[..depth].join("/"));
+            let exact = parts[..depth].join("/");
+            let spelled = folders.entry(names::fold(&exact)).or_insert_with(|| exact.clone());
+            if *spelled != exact {
+                findings.push(entry_finding(
+                    codes::CASE_COLLISION,
+                    &display_name(&entry.raw.name),
+                    format!("the folder `{exact}` is also spelled `{spelled}`"),
+                    "use one spelling for the folder",
+                ));
+                break;
+            }
         }
     }
-    entries
-        .iter()
-        .filter(|e| e.kept() && folders.contains(&names::fold(&e.name)))
-        .map(|e| {
+    findings.extend(entries.iter().filter(|e| e.kept() && folders.contains_key(&names::fold(&e.name))).map(
+        |e| {
             entry_finding(
                 codes::FILE_FOLDER_CONFLICT,
                 &display_name(&e.raw.name),
                 "the name is used both for a file and for a folder",
                 "rename the file or the folder",
             )
-        })
-        .collect()
+        },
+    ));
+    findings
 }
 
 /// Pass two: decompress each kept entry through the `zip` crate, capped at its declared size,

@@ -64,6 +64,23 @@ fn scripts_are_accepted_when_allow_executable_is_on() {
 }
 
 #[test]
+fn an_archive_comment_is_tolerated() {
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    writer.set_comment("exported by a CMS");
+    writer.start_file("SKILL.md", deflated()).unwrap();
+    std::io::Write::write_all(&mut writer, SKILL_MD).unwrap();
+    let zip = writer.finish().unwrap().into_inner();
+    assert_eq!(paths(&inspect_bytes(&zip, &Policy::default()).unwrap()), ["SKILL.md"]);
+}
+
+#[test]
+fn a_zip64_end_record_is_followed() {
+    let zip = with_zip64_end(&zip_of(&[("SKILL.md", SKILL_MD), ("references/tabela.md", b"# Tabela")]));
+    let package = inspect_bytes(&zip, &Policy::default()).unwrap();
+    assert_eq!(paths(&package), ["SKILL.md", "references/tabela.md"]);
+}
+
+#[test]
 fn each_file_carries_the_sha256_of_its_bytes() {
     let zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/abc.md", b"abc")]);
     let package = inspect_bytes(&zip, &Policy::default()).unwrap();

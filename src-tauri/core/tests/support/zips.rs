@@ -74,3 +74,32 @@ pub fn write_u16(bytes: &mut [u8], pos: usize, value: u16) {
 pub fn write_u32(bytes: &mut [u8], pos: usize, value: u32) {
     bytes[pos..pos + 4].copy_from_slice(&value.to_le_bytes());
 }
+
+/// Rewrites a zip (without comment) to end with a zip64 end record and locator, the classic end
+/// record pointing at them with its fields set to 0xFFFF / 0xFFFFFFFF.
+pub fn with_zip64_end(zip: &[u8]) -> Vec<u8> {
+    let eocd = zip.len() - 22;
+    assert_eq!(read_u32(zip, eocd), 0x0605_4b50, "a zip without comment");
+    let entries = u16::from_le_bytes([zip[eocd + 10], zip[eocd + 11]]) as u64;
+    let cd_size = read_u32(zip, eocd + 12) as u64;
+    let cd_offset = read_u32(zip, eocd + 16) as u64;
+    let mut out = zip[..eocd].to_vec();
+    let record = out.len() as u64;
+    out.extend_from_slice(&0x0606_4b50u32.to_le_bytes());
+    out.extend_from_slice(&44u64.to_le_bytes());
+    out.extend_from_slice(&[45, 3, 45, 0]);
+    out.extend_from_slice(&[0; 8]);
+    for value in [entries, entries, cd_size, cd_offset] {
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    out.extend_from_slice(&0x0706_4b50u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&record.to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&[0xff; 4]);
+    out.extend_from_slice(&[0xff; 8]);
+    out.extend_from_slice(&[0; 2]);
+    out
+}

@@ -66,7 +66,7 @@ fn scripts_are_accepted_when_allow_executable_is_on() {
 #[test]
 fn an_archive_comment_is_tolerated() {
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    writer.set_comment("exported by a CMS");
+    writer.set_comment("exported by a CMS").unwrap();
     writer.start_file("SKILL.md", deflated()).unwrap();
     std::io::Write::write_all(&mut writer, SKILL_MD).unwrap();
     let zip = writer.finish().unwrap().into_inner();

@@ -9,6 +9,18 @@ pub struct PackageFile {
     pub bytes: Vec<u8>,
     /// Unix permission bits where the source has them (folder on Unix, zip entry); `None` otherwise.
     pub unix_mode: Option<u32>,
+    /// SHA-256 of `bytes`, lowercase hex: the key of the content-addressed blob store. The zip
+    /// inspector computes it while streaming; [`PackageFile::new`] computes it for other sources.
+    pub sha256: String,
+}
+
+impl PackageFile {
+    /// A file whose hash is computed from its bytes.
+    pub fn new(path: impl Into<String>, bytes: Vec<u8>, unix_mode: Option<u32>) -> Self {
+        use sha2::{Digest, Sha256};
+        let sha256 = format!("{:x}", Sha256::digest(&bytes));
+        Self { path: path.into(), bytes, unix_mode, sha256 }
+    }
 }
 
 /// A whole package: the folder name it came in (`None` for a zip with `SKILL.md` at its root)

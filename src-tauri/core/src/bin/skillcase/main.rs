@@ -6,6 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod import;
+mod validate;
+
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
 #[derive(Debug, Parser)]
 #[command(name = "skillcase", version, about, long_about = None)]
@@ -18,6 +21,10 @@ struct Cli {
 enum Command {
     /// Print where Skillcase keeps its data and which skills directory it uses.
     Info,
+    /// Validate skill folders against a profile (standard, claude or skillcase).
+    Validate(validate::Args),
+    /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
+    Import(import::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +48,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&info)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Validate(args) => validate::run(args),
+        Command::Import(args) => import::run(args),
     }
 }

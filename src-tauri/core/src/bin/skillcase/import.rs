@@ -1,0 +1,127 @@
+//! `skillcase import ZIP --into DIR [--dry-run] [--format text|json]`: imports an untrusted skill
+//! zip into `DIR/<name>/` (SPEC A8) — inspected and validated in memory, staged in a hidden folder
+//! beside DIR, renamed into place. Exit 0 when imported (or, with `--dry-run`, importable),
+//! 1 when refused (every finding printed with its code, location, message and hint) or on an I/O
+//! failure.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use skillcase_core::archive::{self, ArchiveError, Imported};
+use skillcase_core::error::ErrorBody;
+use skillcase_core::skill::finding::{Finding, Severity};
+use skillcase_core::skill::policy::Policy;
+
+/// Arguments of `skillcase import`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill package (.zip) to import.
+    zip: PathBuf,
+    /// The skills directory; the skill lands in DIR/<name>/.
+    #[arg(long, value_name = "DIR")]
+    into: PathBuf,
+    /// Run every check and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// The JSON document: what was imported, or why not.
+#[derive(Serialize)]
+struct Output<'a> {
+    zip: String,
+    ok: bool,
+    dry_run: bool,
+    imported: Option<&'a Imported>,
+    findings: &'a [Finding],
+    error: Option<ErrorBody>,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let result = File::open(&args.zip)
+        .map_err(|source| ArchiveError::Read { source })
+        .and_then(|file| archive::import_zip(file, &args.into, &Policy::default(), args.dry_run));
+    let mut stdout = std::io::stdout().lock();
+    let zip = args.zip.display().to_string();
+    let (imported, findings, error) = match result {
+        Ok(imported) => (Some(imported), Vec::new(), None),
+        Err(ArchiveError::Refused { findings }) => (None, findings, None),
+        Err(other) => (None, Vec::new(), Some(ErrorBody::from(other))),
+    };
+    let ok = imported.is_some();
+    match args.format {
+        Format::Json => {
+            let warnings = imported.as_ref().map_or(&findings[..], |i| &i.warnings[..]);
+            let out = Output {
+                zip,
+                ok,
+                dry_run: args.dry_run,
+                imported: imported.as_ref(),
+                findings: warnings,
+                error,
+            };
+            serde_json::to_writer_pretty(&mut stdout, &out)?;
+            writeln!(stdout)?;
+        }
+        Format::Text => match (&imported, &error) {
+            (Some(imported), _) => print_imported(&mut stdout, &zip, imported)?,
+            (None, Some(error)) => writeln!(stdout, "error {}: {}", error.code, error.message)?,
+            (None, None) => print_refused(&mut stdout, &zip, &findings)?,
+        },
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn print_imported(out: &mut impl Write, zip: &str, imported: &Imported) -> std::io::Result<()> {
+    for finding in &imported.warnings {
+        print_finding(out, zip, finding)?;
+    }
+    let verb = match (imported.installed, imported.replaced) {
+        (true, true) => "replaced",
+        (true, false) => "imported",
+        (false, true) => "dry run: would replace",
+        (false, false) => "dry run: would import",
+    };
+    writeln!(
+        out,
+        "{verb} {} at {} ({} files, {} bytes)",
+        imported.name,
+        imported.target.display(),
+        imported.files,
+        imported.bytes
+    )
+}
+
+fn print_refused(out: &mut impl Write, zip: &str, findings: &[Finding]) -> std::io::Result<()> {
+    for finding in findings {
+        print_finding(out, zip, finding)?;
+    }
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    writeln!(out, "refused: {zip} was not imported ({errors} errors); nothing was written")
+}
+
+fn print_finding(out: &mut impl Write, zip: &str, f: &Finding) -> std::io::Result<()> {
+    let location = if f.file.is_empty() { zip.to_string() } else { format!("{zip}:{}", f.location()) };
+    let severity = match f.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    writeln!(out, "{location} {severity} {}: {}", f.code, f.message)?;
+    if let Some(hint) = &f.hint {
+        writeln!(out, "  hint: {hint}")?;
+    }
+    Ok(())
+}

@@ -235,6 +235,109 @@ fn frontmatter_end(buf: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::model::SkillType;
+
+    const SKILL_MD: &str =
+        "---\nname: demo\ndescription: Answers questions\n---\n# Demo\n\nSee [a](references/a.md).\n";
+
+    fn demo_folder(tmp: &tempfile::TempDir) -> PathBuf {
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(dir.join("references")).unwrap();
+        fs::write(dir.join("SKILL.md"), SKILL_MD).unwrap();
+        fs::write(dir.join("references/a.md"), "# A").unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_becomes_a_sorted_package_without_junk() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        fs::create_dir_all(dir.join("__pycache__")).unwrap();
+        fs::write(dir.join("__pycache__/x.pyc"), "junk").unwrap();
+        let pkg = package_from_dir(&dir).unwrap();
+        let paths: Vec<&str> = pkg.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["SKILL.md", "references/a.md"]);
+        assert_eq!(pkg.folder_name.as_deref(), Some("demo"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_modes_are_kept_so_exec_bits_are_seen() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::set_permissions(dir.join("references/a.md"), fs::Permissions::from_mode(0o755)).unwrap();
+        let pkg = package_from_dir(&dir).unwrap();
+        assert_eq!(pkg.file("references/a.md").unwrap().unix_mode, Some(0o755));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_is_refused() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("references/host.md")).unwrap();
+        let err = package_from_dir(&dir).unwrap_err();
+        assert_eq!(err.code(), "symlink");
+        assert_eq!(err.to_finding().file, "references/host.md");
+    }
+
+    #[test]
+    fn load_dir_sets_the_absolute_folder() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let v = load_dir(&dir, Profile::Skillcase, &Policy::default());
+        assert!(v.findings.is_empty(), "{:?}", v.findings);
+        let skill = v.skill.unwrap();
+        assert!(skill.dir.is_absolute());
+        assert_eq!(skill.skill_md_path(), dir.join("SKILL.md"));
+        assert_eq!(skill.files.len(), 2);
+    }
+
+    #[test]
+    fn an_index_entry_reads_the_frontmatter_and_config_only() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
+        let v = read_index_entry(&dir, Profile::Skillcase);
+        assert!(v.is_valid(), "{:?}", v.findings);
+        let skill = v.skill.unwrap();
+        assert_eq!((skill.name.as_str(), skill.description.as_str()), ("demo", "Answers questions"));
+        assert_eq!(skill.config.category.as_deref(), Some("vendas"));
+        assert!(skill.body.is_empty() && skill.files.is_empty());
+        assert_eq!(skill.dir, std::path::absolute(&dir).unwrap());
+    }
+
+    #[test]
+    fn an_index_entry_sees_scripts_without_walking_them() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("scripts")).unwrap();
+        let v = read_index_entry(&dir, Profile::Skillcase);
+        assert_eq!(v.skill.unwrap().skill_type, SkillType::ComputeToolkit);
+        assert_eq!(v.findings[0].code, "agent_tool_required");
+    }
+
+    #[test]
+    fn an_index_entry_reports_frontmatter_errors() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("SKILL.md"), "---\nname: Demo\ndescription: d\n---\n").unwrap();
+        let v = read_index_entry(&dir, Profile::Standard);
+        assert!(!v.is_valid());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["name_uppercase", "name_mismatch"]);
+    }
+
+    #[test]
+    fn an_index_entry_for_a_folder_without_skill_md_fails() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let v = read_index_entry(tmp.path(), Profile::Skillcase);
+        assert_eq!(v.findings[0].code, "skill_md_missing");
+        assert!(v.skill.is_none());
+    }
 
     #[test]
     fn the_head_stops_after_the_closing_delimiter() {

@@ -65,6 +65,19 @@ fn whole_corpus(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    group.bench_function("floor_plus_config_and_scripts_lookups", |b| {
+        b.iter(|| {
+            dirs.iter()
+                .map(|d| {
+                    let mut buf = [0u8; 4096];
+                    let mut f = std::fs::File::open(d.join("SKILL.md")).unwrap();
+                    let n = f.read(&mut buf).unwrap();
+                    let config = std::fs::File::open(d.join("skill.config.yaml")).is_ok();
+                    n + usize::from(config) + usize::from(d.join("scripts").is_dir())
+                })
+                .sum::<usize>()
+        })
+    });
     group.finish();
 }
 

@@ -6,6 +6,7 @@
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use crate::error::Coded;
 use crate::skill::config::CONFIG_FILE;
@@ -170,21 +171,93 @@ fn with_dir(mut v: Validated, dir: &Path) -> Validated {
 /// the classification only (body, reference and file rules need [`load_dir`]).
 pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
     let mut pkg = Package { folder_name: folder_name(dir), files: Vec::new() };
-    let found =
-        ["SKILL.md", "skill.md"].into_iter().find_map(|n| read_head(&dir.join(n)).ok().map(|b| (n, b)));
+    let Ok(handle) = index_io::SkillDir::open(dir) else {
+        return Validated::failed(vec![missing_skill_md(dir)]);
+    };
+    let found = ["SKILL.md", "skill.md"].into_iter().find_map(|n| handle.read_head(n).ok().map(|b| (n, b)));
     let Some((name, head)) = found else {
         return Validated::failed(vec![missing_skill_md(dir)]);
     };
     pkg.files.push(PackageFile { path: name.to_string(), bytes: head, unix_mode: None });
-    if let Ok(bytes) = fs::read(dir.join(CONFIG_FILE)) {
+    if let Ok(bytes) = handle.read_all(CONFIG_FILE) {
         pkg.files.push(PackageFile { path: CONFIG_FILE.to_string(), bytes, unix_mode: None });
     }
-    let scope = Scope::Index { has_scripts: dir.join("scripts").is_dir() };
-    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &Policy::default(), scope), dir);
+    let scope = Scope::Index { has_scripts: handle.is_dir("scripts") };
+    static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
+    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir);
     if let Some(skill) = v.skill.as_mut() {
         skill.files.clear();
     }
     v
+}
+
+/// File access for the index path. On Unix the skill folder is opened once and its entries are
+/// looked up relative to that handle (`openat`), so the long path is walked once per skill, not
+/// once per file; elsewhere it falls back to plain paths.
+mod index_io {
+    use std::fs::File;
+    use std::io::{self, Read};
+    use std::path::Path;
+
+    /// An open skill folder.
+    pub struct SkillDir {
+        #[cfg(unix)]
+        fd: rustix::fd::OwnedFd,
+        #[cfg(not(unix))]
+        path: std::path::PathBuf,
+    }
+
+    impl SkillDir {
+        #[cfg(unix)]
+        pub fn open(dir: &Path) -> io::Result<Self> {
+            use rustix::fs::{Mode, OFlags};
+            let fd =
+                rustix::fs::open(dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?;
+            Ok(SkillDir { fd })
+        }
+
+        #[cfg(not(unix))]
+        pub fn open(dir: &Path) -> io::Result<Self> {
+            Ok(SkillDir { path: dir.to_path_buf() })
+        }
+
+        #[cfg(unix)]
+        fn file(&self, name: &str) -> io::Result<File> {
+            use rustix::fs::{Mode, OFlags};
+            let fd = rustix::fs::openat(&self.fd, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
+            Ok(File::from(fd))
+        }
+
+        #[cfg(not(unix))]
+        fn file(&self, name: &str) -> io::Result<File> {
+            File::open(self.path.join(name))
+        }
+
+        /// True when `name` is a folder inside the skill.
+        #[cfg(unix)]
+        pub fn is_dir(&self, name: &str) -> bool {
+            rustix::fs::statat(&self.fd, name, rustix::fs::AtFlags::empty())
+                .is_ok_and(|st| rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir())
+        }
+
+        /// True when `name` is a folder inside the skill.
+        #[cfg(not(unix))]
+        pub fn is_dir(&self, name: &str) -> bool {
+            self.path.join(name).is_dir()
+        }
+
+        /// The whole file.
+        pub fn read_all(&self, name: &str) -> io::Result<Vec<u8>> {
+            let mut bytes = Vec::new();
+            self.file(name)?.read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+
+        /// The file up to the frontmatter's closing `---` line (or the end).
+        pub fn read_head(&self, name: &str) -> io::Result<Vec<u8>> {
+            super::read_head(self.file(name)?)
+        }
+    }
 }
 
 fn missing_skill_md(dir: &Path) -> Finding {
@@ -194,8 +267,7 @@ fn missing_skill_md(dir: &Path) -> Finding {
 }
 
 /// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end).
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut file = fs::File::open(path)?;
+fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(4096);
     let mut chunk = [0u8; 4096];
     loop {

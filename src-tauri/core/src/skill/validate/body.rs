@@ -183,7 +183,7 @@ pub(super) fn body_links(body: &str) -> Vec<(u32, u32, String)> {
             };
             continue;
         }
-        if fence.is_none() {
+        if fence.is_none() && line.contains(']') {
             found.extend(line_links(line).into_iter().map(|(col, t)| (i as u32, col, t)));
         }
     }

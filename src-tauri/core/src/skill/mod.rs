@@ -12,3 +12,4 @@ pub mod package;
 pub mod policy;
 pub mod validate;
 pub mod yaml;
+pub mod yaml_fast;

@@ -73,13 +73,8 @@ struct Output<'a> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let policy = Policy::default();
-    let reports: Vec<Report> = args
-        .paths
-        .iter()
-        .flat_map(|p| skill_dirs(p))
-        .map(|dir| report(&dir, load::load_dir(&dir, args.profile, &policy)))
-        .collect();
+    let dirs: Vec<PathBuf> = args.paths.iter().flat_map(|p| skill_dirs(p)).collect();
+    let reports = validate_all(&dirs, args.profile);
     let summary = summarise(&reports);
     let failed = summary.invalid > 0;
     let mut stdout = std::io::stdout().lock();
@@ -92,6 +87,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Text => print_text(&mut stdout, &reports, &summary, colour_wanted())?,
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Validates the folders on all cores, keeping the reports in the order of `dirs`.
+fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
+    let policy = Policy::default();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = dirs.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|part| {
+                let policy = &policy;
+                scope.spawn(move || {
+                    part.iter().map(|d| report(d, load::load_dir(d, profile, policy))).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect()
+    })
 }
 
 /// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the

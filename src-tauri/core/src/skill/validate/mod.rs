@@ -22,6 +22,7 @@ use crate::skill::frontmatter::{self, Frontmatter};
 use crate::skill::model::{Skill, SkillConfig, SkillFile};
 use crate::skill::package::Package;
 use crate::skill::policy::Policy;
+use crate::skill::yaml::{Key, Node};
 pub use codes::ALL_CODES;
 
 /// Which rule set applies (SPEC A4).
@@ -101,7 +102,7 @@ pub fn validate_package(pkg: &Package, profile: Profile, policy: &Policy) -> Val
 /// Validates with an explicit [`Scope`]; the loader's level-1 path uses `Scope::Index`.
 pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: Scope) -> Validated {
     let mut findings = Vec::new();
-    let Some((file, text)) = skill_md(pkg, profile, &mut findings) else {
+    let Some((file, text)) = skill_md(pkg, &mut findings) else {
         return Validated::failed(findings);
     };
     let fm = match frontmatter::parse(&text) {
@@ -194,10 +195,7 @@ impl Ctx<'_> {
         cfg
     }
 
-    fn config_entries(
-        &self,
-        out: &mut Vec<Finding>,
-    ) -> Option<Vec<(crate::skill::yaml::Key, crate::skill::yaml::Node)>> {
+    fn config_entries(&self, out: &mut Vec<Finding>) -> Option<Vec<(Key, Node)>> {
         let file = self.pkg.file(CONFIG_FILE)?;
         let Ok(text) = std::str::from_utf8(&file.bytes) else {
             out.push(not_utf8(CONFIG_FILE));
@@ -239,16 +237,14 @@ impl Ctx<'_> {
 }
 
 /// SKILL.md's name and text, or the finding that explains why there is none.
-fn skill_md(pkg: &Package, profile: Profile, out: &mut Vec<Finding>) -> Option<(&'static str, String)> {
+fn skill_md(pkg: &Package, out: &mut Vec<Finding>) -> Option<(&'static str, String)> {
     let (file, entry) = match (pkg.file("SKILL.md"), pkg.file("skill.md")) {
         (Some(f), _) => ("SKILL.md", f),
         (None, Some(f)) => {
-            if profile != Profile::Standard {
-                out.push(
-                    Finding::warning("skill_md_lowercase", "skill.md", "the skill file is named `skill.md`")
-                        .hint("rename it to `SKILL.md` (upper case), the name every agent looks for"),
-                );
-            }
+            out.push(
+                Finding::warning("skill_md_lowercase", "skill.md", "the skill file is named `skill.md`")
+                    .hint("rename it to `SKILL.md` (upper case), the name every agent looks for"),
+            );
             ("skill.md", f)
         }
         (None, None) => {

@@ -120,3 +120,39 @@ fn output_to_a_pipe_has_no_colour_codes() {
     let a = validate(&[dir.to_str().unwrap()]).code(1);
     assert!(!stdout(&a).contains('\u{1b}'));
 }
+
+fn zip_file(dir: &Path, name: &str, entries: &[(&str, &str)]) -> PathBuf {
+    let path = dir.join(name);
+    let mut writer = zip::ZipWriter::new(fs::File::create(&path).unwrap());
+    for (entry, text) in entries {
+        writer.start_file(*entry, zip::write::SimpleFileOptions::default()).unwrap();
+        std::io::Write::write_all(&mut writer, text.as_bytes()).unwrap();
+    }
+    writer.finish().unwrap();
+    path
+}
+
+#[test]
+fn a_valid_zip_package_is_validated_without_being_extracted() {
+    let tmp = TempDir::new().unwrap();
+    let zip = zip_file(tmp.path(), "shipping.zip", &[("shipping/SKILL.md", GOOD)]);
+    let a = validate(&[zip.to_str().unwrap()]).code(0);
+    assert_eq!(stdout(&a), "ok: 1 skills checked, 1 valid, 0 invalid; 0 errors, 0 warnings\n");
+    let left: Vec<_> = fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["shipping.zip"]);
+}
+
+#[test]
+fn a_malicious_zip_package_is_refused_with_the_archive_code() {
+    let tmp = TempDir::new().unwrap();
+    let zip = zip_file(tmp.path(), "evil.zip", &[("SKILL.md", GOOD), ("../escape.md", "x")]);
+    let a = validate(&[zip.to_str().unwrap(), "--format", "json"]).code(1);
+    let out: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let codes: Vec<&str> = out["skills"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"zip_path_traversal"), "{codes:?}");
+}

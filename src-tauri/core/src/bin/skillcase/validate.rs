@@ -1,5 +1,6 @@
 //! `skillcase validate PATH... [--profile P] [--format text|json]`: validates skill folders (a
-//! folder holding SKILL.md, or a directory whose subfolders are skills) and prints every finding
+//! folder holding SKILL.md, or a directory whose subfolders are skills) and skill packages
+//! (`.zip` / `.skill` files, read by the zip inspector without writing anything) and prints every finding
 //! as `path/SKILL.md:LINE:COL severity code: message` with its hint, then a summary.
 //! Exit 0 when every skill is valid (warnings allowed), 1 when any has an error.
 
@@ -8,11 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
+use skillcase_core::archive;
 use skillcase_core::skill::files;
 use skillcase_core::skill::finding::{Finding, Severity};
 use skillcase_core::skill::load;
 use skillcase_core::skill::policy::Policy;
-use skillcase_core::skill::validate::{Profile, Validated};
+use skillcase_core::skill::validate::{self, Profile, Validated};
 
 /// Deepest folder level searched for skills under a PATH.
 const SEARCH_DEPTH: usize = 4;
@@ -20,7 +22,7 @@ const SEARCH_DEPTH: usize = 4;
 /// Arguments of `skillcase validate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Skill folders, or directories whose subfolders are skill folders.
+    /// Skill folders, directories whose subfolders are skill folders, or `.zip`/`.skill` packages.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Rule set: standard (Agent Skills spec), claude (Anthropic upload rules) or skillcase.
@@ -100,12 +102,38 @@ fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
             .map(|part| {
                 let policy = &policy;
                 scope.spawn(move || {
-                    part.iter().map(|d| report(d, load::load_dir(d, profile, policy))).collect::<Vec<_>>()
+                    part.iter().map(|d| report(d, validate_path(d, profile, policy))).collect::<Vec<_>>()
                 })
             })
             .collect();
         workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect()
     })
+}
+
+/// A folder goes through the loader, a package file through the zip inspector.
+fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
+    if !is_package_file(path) {
+        return load::load_dir(path, profile, policy);
+    }
+    let shown = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let finding =
+                Finding::error("archive_read_failed", shown, format!("cannot read the package: {e}"))
+                    .hint("check the path and that the file is readable");
+            return Validated::failed(vec![finding]);
+        }
+    };
+    match archive::inspect_bytes(&bytes, policy) {
+        Ok(package) => validate::validate_package(&package, profile, policy),
+        Err(findings) => Validated::failed(findings),
+    }
+}
+
+fn is_package_file(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    path.is_file() && matches!(ext.as_deref(), Some("zip" | "skill"))
 }
 
 /// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the

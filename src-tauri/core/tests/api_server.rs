@@ -1,10 +1,10 @@
 //! The local agent API's protections, checked over real loopback sockets (SPEC B4).
 
-mod support;
+mod api_support;
 
 use std::net::{IpAddr, Ipv4Addr};
 
-use support::{Live, Req};
+use api_support::{Live, Req};
 
 #[tokio::test]
 async fn the_openapi_document_is_served_with_the_token() {

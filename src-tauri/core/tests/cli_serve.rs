@@ -1,11 +1,11 @@
 //! `skillcase serve` and `skillcase token` as a script would use them.
 
-mod support;
+mod api_support;
 
 use std::process::Command;
 
-use support::process::ServeProcess;
-use support::Req;
+use api_support::process::ServeProcess;
+use api_support::Req;
 
 #[tokio::test]
 async fn serve_prints_its_port_and_answers_with_the_token_it_created() {

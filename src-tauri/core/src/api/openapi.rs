@@ -119,6 +119,10 @@ fn string() -> Value {
     json!({ "type": "string" })
 }
 
+fn optional_string() -> Value {
+    json!({ "type": ["string", "null"] })
+}
+
 /// The body schemas, by name.
 fn schemas() -> Value {
     json!({
@@ -138,7 +142,114 @@ fn schemas() -> Value {
             },
         },
         "OpenApiDocument": { "type": "object", "description": "this document" },
+        "OpenCaseRequest": object(
+            &["conversation_id", "title", "summary"],
+            json!({
+                "conversation_id": { "type": "string", "description": "the agent's id for the chat with the lead" },
+                "title": { "type": "string", "description": "what the case is about, in a line (at most 200 characters)" },
+                "summary": { "type": "string", "description": "what the lead needs" },
+                "blocker": { "type": "string", "description": "why the agent cannot do it itself" },
+                "agent_id": string(),
+                "lead": schema_ref("Lead"),
+                "context": { "type": "array", "items": schema_ref("ContextMessage"), "description": "recent messages, oldest first" },
+            }),
+        ),
+        "Lead": object(&[], json!({ "id": string(), "name": string(), "channel": string(), "contact": string() })),
+        "ContextMessage": object(
+            &["role", "text"],
+            json!({ "role": { "type": "string", "description": "lead, agent, ..." }, "text": string(), "at": string() }),
+        ),
+        "OpenCaseResponse": object(
+            &["case", "already_open"],
+            json!({
+                "case": schema_ref("Case"),
+                "already_open": { "type": "boolean", "description": "true when the conversation already had this open case" },
+            }),
+        ),
+        "CaseResponse": object(&["case"], json!({ "case": schema_ref("Case") })),
+        "UpdateRequest": object(&["info"], json!({ "info": { "type": "string", "description": "what the lead answered" } })),
+        "EventRequest": {
+            "oneOf": [
+                event_variant("lead_asked", "text", "what the agent asked the lead"),
+                event_variant("lead_unresponsive", "note", "what happened"),
+                event_variant("cancel", "reason", "why the case is cancelled"),
+            ],
+            "discriminator": { "propertyName": "type" },
+        },
+        "Case": object(
+            &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
+              "waiting_since", "opened_at", "updated_at", "closed_at"],
+            json!({
+                "id": string(),
+                "number": { "type": "integer", "description": "the short number people use (#1042)" },
+                "conversation_id": string(),
+                "lead": schema_ref("Lead"),
+                "agent_id": string(),
+                "status": { "enum": ["awaiting_human", "awaiting_lead", "resolved", "escalated", "cancelled"] },
+                "title": string(),
+                "summary": string(),
+                "blocker": string(),
+                "context": { "type": "array", "items": schema_ref("ContextMessage") },
+                "source": { "enum": ["agent", "guardrail_autofallback"] },
+                "waiting_since": optional_string(),
+                "opened_at": string(),
+                "updated_at": string(),
+                "closed_at": optional_string(),
+            }),
+        ),
+        "CaseWithTimeline": object(
+            &["case", "events", "deliveries"],
+            json!({
+                "case": schema_ref("Case"),
+                "events": { "type": "array", "items": schema_ref("CaseEvent") },
+                "deliveries": { "type": "array", "items": schema_ref("Delivery") },
+            }),
+        ),
+        "CaseEvent": object(
+            &["seq", "case_id", "kind", "actor", "at", "payload"],
+            json!({
+                "seq": { "type": "integer" },
+                "case_id": string(),
+                "kind": { "enum": ["opened", "human_replied", "lead_asked", "lead_provided", "lead_unresponsive",
+                                    "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed"] },
+                "actor": { "enum": ["agent", "human", "system", "lead"] },
+                "actor_name": string(),
+                "at": string(),
+                "payload": { "type": "object" },
+            }),
+        ),
+        "Delivery": object(
+            &["id", "case_id", "event_seq", "action", "state", "attempts", "next_attempt_at", "last_error",
+              "last_status", "created_at", "updated_at", "delivered_at"],
+            json!({
+                "id": string(),
+                "case_id": string(),
+                "event_seq": { "type": "integer" },
+                "action": { "enum": ["resolved", "need_lead_info", "escalate"] },
+                "state": { "enum": ["pending", "delivered", "failed", "dead"] },
+                "attempts": { "type": "integer" },
+                "next_attempt_at": optional_string(),
+                "last_error": optional_string(),
+                "last_status": { "type": ["integer", "null"] },
+                "created_at": string(),
+                "updated_at": string(),
+                "delivered_at": optional_string(),
+            }),
+        ),
     })
+}
+
+/// An object schema that allows no property beyond `properties`.
+fn object(required: &[&str], properties: Value) -> Value {
+    json!({ "type": "object", "required": required, "properties": properties, "additionalProperties": false })
+}
+
+/// One `type` of the case-event request, with its optional text field.
+fn event_variant(kind: &str, text_field: &str, description: &str) -> Value {
+    object(
+        &["type"],
+        json!({ "type": { "const": kind }, text_field: { "type": "string", "description": description } }),
+    )
 }
 
 #[cfg(test)]

@@ -1,8 +1,14 @@
 //! Skill packages (SPEC A1–A7): the model, parsing, validation, classification, the three
 //! disclosure levels and keyword matching.
 
+pub mod classify;
+pub mod config;
 pub mod files;
 pub mod finding;
+pub mod frontmatter;
+pub mod load;
 pub mod model;
 pub mod package;
 pub mod policy;
+pub mod validate;
+pub mod yaml;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod serve;
 mod token;
+mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
 #[derive(Debug, Parser)]
@@ -25,6 +26,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Print the local API's bearer token (`--rotate` replaces it first).
     Token(token::TokenArgs),
+    /// Validate skill folders against a profile (standard, claude or skillcase).
+    Validate(validate::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,5 +53,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Serve(args) => serve::run(args),
         Command::Token(args) => token::run(args),
+        Command::Validate(args) => validate::run(args),
     }
 }

@@ -1,8 +1,10 @@
 //! Skill packages (SPEC A1–A7): the model, parsing, validation, classification, the three
 //! disclosure levels and keyword matching.
 
+pub mod disclosure;
 pub mod files;
 pub mod finding;
+pub mod matcher;
 pub mod model;
 pub mod package;
 pub mod policy;

@@ -4,6 +4,7 @@
 //! system. The desktop shell (`src-tauri/src`) is a thin layer of commands over these modules.
 
 pub mod api;
+pub mod cases;
 pub mod db;
 pub mod error;
 pub mod info;

@@ -72,6 +72,14 @@ impl ApiError {
     }
 }
 
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
 impl<E: Coded> From<E> for ApiError {
     fn from(err: E) -> Self {
         ApiError(err.into())

@@ -62,7 +62,11 @@ impl From<OpenCaseBody> for NewCase {
             title: body.title,
             summary: body.summary,
             blocker: body.blocker,
-            context: body.context.into_iter().map(|c| ContextMessage { role: c.role, text: c.text, at: c.at }).collect(),
+            context: body
+                .context
+                .into_iter()
+                .map(|c| ContextMessage { role: c.role, text: c.text, at: c.at })
+                .collect(),
             source: CaseSource::Agent,
         }
     }
@@ -126,7 +130,9 @@ pub async fn event(
             EventBody::LeadUnresponsive { note } => {
                 transition::record_lead_unresponsive(conn, &id, note.as_deref())
             }
-            EventBody::Cancel { reason } => transition::cancel(conn, &id, Actor::Agent, None, reason.as_deref()),
+            EventBody::Cancel { reason } => {
+                transition::cancel(conn, &id, Actor::Agent, None, reason.as_deref())
+            }
         })
         .await?;
     Ok(Json(CaseReply { case }))

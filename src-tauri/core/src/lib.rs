@@ -3,7 +3,9 @@
 //! This crate never depends on tauri, so it builds and tests on a machine without a window
 //! system. The desktop shell (`src-tauri/src`) is a thin layer of commands over these modules.
 
+pub mod api;
 pub mod archive;
+pub mod cases;
 pub mod db;
 pub mod error;
 pub mod info;

@@ -3,10 +3,12 @@
 
 pub mod classify;
 pub mod config;
+pub mod disclosure;
 pub mod files;
 pub mod finding;
 pub mod frontmatter;
 pub mod load;
+pub mod matcher;
 pub mod model;
 pub mod package;
 pub mod policy;

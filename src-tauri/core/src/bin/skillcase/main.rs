@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod import;
+mod serve;
+mod token;
 mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
@@ -21,6 +23,10 @@ struct Cli {
 enum Command {
     /// Print where Skillcase keeps its data and which skills directory it uses.
     Info,
+    /// Serve the local agent API on 127.0.0.1 until interrupted.
+    Serve(serve::ServeArgs),
+    /// Print the local API's bearer token (`--rotate` replaces it first).
+    Token(token::TokenArgs),
     /// Validate skill folders against a profile (standard, claude or skillcase).
     Validate(validate::Args),
     /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
@@ -48,6 +54,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&info)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Serve(args) => serve::run(args),
+        Command::Token(args) => token::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Import(args) => import::run(args),
     }

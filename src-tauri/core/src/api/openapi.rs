@@ -1,0 +1,316 @@
+//! The OpenAPI 3.1 document served at `GET /v1/openapi.json`.
+//!
+//! Paths and operations come from the route table ([`routes::ENDPOINTS`]), the one source the
+//! router is also built from; the error responses of each operation come from the status table
+//! in [`error`](super::error). Only the body schemas are written here by hand, and a test checks
+//! every reference resolves. Like every endpoint, the document needs the bearer token: SPEC B4
+//! admits no request without it, and an agent that can read the document can also send it.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::error::known_codes;
+use super::routes::{Endpoint, ParamIn, ENDPOINTS};
+
+/// Codes any request can be answered with, whatever the endpoint.
+const EVERY_REQUEST: &[&str] =
+    &["unauthorized", "host_not_allowed", "origin_not_allowed", "request_timeout", "internal"];
+/// Codes any request with a JSON body can also get.
+const EVERY_BODY: &[&str] = &["bad_request", "body_too_large", "unsupported_media_type"];
+
+/// The whole document.
+pub fn document() -> Value {
+    let mut paths = Map::new();
+    for endpoint in ENDPOINTS {
+        let item = paths.entry(endpoint.path).or_insert_with(|| json!({}));
+        item[endpoint.method.as_str().to_ascii_lowercase()] = operation(endpoint);
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Skillcase local agent API",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "The loopback API the AI agent calls: skills by disclosure level, cases, and the \
+                guardrail. Every request needs `Authorization: Bearer <token>` (the token is in the \
+                `api-token` file of the Skillcase data directory); requests with an `Origin` header or a \
+                `Host` other than 127.0.0.1:<port> or localhost:<port> are refused; bodies are JSON, at \
+                most 256 KB. Errors are `{\"error\": {\"code\", \"message\"}}`."
+        },
+        "servers": [{ "url": "http://127.0.0.1:7878" }],
+        "security": [{ "bearer": [] }],
+        "paths": paths,
+        "components": {
+            "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } },
+            "schemas": schemas(),
+        }
+    })
+}
+
+fn operation(endpoint: &Endpoint) -> Value {
+    let mut op = json!({
+        "operationId": endpoint.operation_id,
+        "summary": endpoint.summary,
+        "responses": responses(endpoint),
+    });
+    if !endpoint.params.is_empty() {
+        op["parameters"] = endpoint
+            .params
+            .iter()
+            .map(|p| {
+                json!({
+                    "name": p.name,
+                    "in": if p.location == ParamIn::Path { "path" } else { "query" },
+                    "required": p.required,
+                    "description": p.description,
+                    "schema": { "type": "string" },
+                })
+            })
+            .collect();
+    }
+    if let Some(body) = endpoint.body {
+        op["requestBody"] = json!({
+            "required": true,
+            "content": { "application/json": { "schema": schema_ref(body) } },
+        });
+    }
+    op
+}
+
+fn responses(endpoint: &Endpoint) -> Value {
+    let mut responses = Map::new();
+    for (status, schema) in endpoint.ok {
+        responses.insert(
+            status.to_string(),
+            json!({
+                "description": "success",
+                "content": { "application/json": { "schema": schema_ref(schema) } },
+            }),
+        );
+    }
+    let body_codes = if endpoint.body.is_some() { EVERY_BODY } else { &[][..] };
+    let codes = EVERY_REQUEST.iter().chain(body_codes).chain(endpoint.errors);
+    let mut by_status: BTreeMap<u16, Vec<&str>> = BTreeMap::new();
+    for code in codes {
+        by_status.entry(status_of_known(code)).or_default().push(code);
+    }
+    for (status, codes) in by_status {
+        responses.insert(
+            status.to_string(),
+            json!({
+                "description": format!("error code {}", codes.join(", ")),
+                "content": { "application/json": { "schema": schema_ref("ErrorEnvelope") } },
+            }),
+        );
+    }
+    Value::Object(responses)
+}
+
+/// The status of a code the table lists; the route table only names listed codes (tested).
+fn status_of_known(code: &str) -> u16 {
+    known_codes().find(|(known, _)| known == &code).map_or(500, |(_, status)| status.as_u16())
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+fn string() -> Value {
+    json!({ "type": "string" })
+}
+
+fn optional_string() -> Value {
+    json!({ "type": ["string", "null"] })
+}
+
+/// The body schemas, by name.
+fn schemas() -> Value {
+    json!({
+        "ErrorEnvelope": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {
+                    "type": "object",
+                    "required": ["code", "message"],
+                    "properties": {
+                        "code": { "type": "string", "description": "stable snake_case code" },
+                        "message": string(),
+                        "details": { "description": "structured context, such as the field at fault" },
+                    },
+                },
+            },
+        },
+        "OpenApiDocument": { "type": "object", "description": "this document" },
+        "OpenCaseRequest": object(
+            &["conversation_id", "title", "summary"],
+            json!({
+                "conversation_id": { "type": "string", "description": "the agent's id for the chat with the lead" },
+                "title": { "type": "string", "description": "what the case is about, in a line (at most 200 characters)" },
+                "summary": { "type": "string", "description": "what the lead needs" },
+                "blocker": { "type": "string", "description": "why the agent cannot do it itself" },
+                "agent_id": string(),
+                "lead": schema_ref("Lead"),
+                "context": { "type": "array", "items": schema_ref("ContextMessage"), "description": "recent messages, oldest first" },
+            }),
+        ),
+        "Lead": object(&[], json!({ "id": string(), "name": string(), "channel": string(), "contact": string() })),
+        "ContextMessage": object(
+            &["role", "text"],
+            json!({ "role": { "type": "string", "description": "lead, agent, ..." }, "text": string(), "at": string() }),
+        ),
+        "OpenCaseResponse": object(
+            &["case", "already_open"],
+            json!({
+                "case": schema_ref("Case"),
+                "already_open": { "type": "boolean", "description": "true when the conversation already had this open case" },
+            }),
+        ),
+        "CaseResponse": object(&["case"], json!({ "case": schema_ref("Case") })),
+        "UpdateRequest": object(&["info"], json!({ "info": { "type": "string", "description": "what the lead answered" } })),
+        "EventRequest": {
+            "oneOf": [
+                event_variant("lead_asked", "text", "what the agent asked the lead"),
+                event_variant("lead_unresponsive", "note", "what happened"),
+                event_variant("cancel", "reason", "why the case is cancelled"),
+            ],
+            "discriminator": { "propertyName": "type" },
+        },
+        "Case": object(
+            &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
+              "waiting_since", "opened_at", "updated_at", "closed_at"],
+            json!({
+                "id": string(),
+                "number": { "type": "integer", "description": "the short number people use (#1042)" },
+                "conversation_id": string(),
+                "lead": schema_ref("Lead"),
+                "agent_id": string(),
+                "status": { "enum": ["awaiting_human", "awaiting_lead", "resolved", "escalated", "cancelled"] },
+                "title": string(),
+                "summary": string(),
+                "blocker": string(),
+                "context": { "type": "array", "items": schema_ref("ContextMessage") },
+                "source": { "enum": ["agent", "guardrail_autofallback"] },
+                "waiting_since": optional_string(),
+                "opened_at": string(),
+                "updated_at": string(),
+                "closed_at": optional_string(),
+            }),
+        ),
+        "CaseWithTimeline": object(
+            &["case", "events", "deliveries"],
+            json!({
+                "case": schema_ref("Case"),
+                "events": { "type": "array", "items": schema_ref("CaseEvent") },
+                "deliveries": { "type": "array", "items": schema_ref("Delivery") },
+            }),
+        ),
+        "CaseEvent": object(
+            &["seq", "case_id", "kind", "actor", "at", "payload"],
+            json!({
+                "seq": { "type": "integer" },
+                "case_id": string(),
+                "kind": { "enum": ["opened", "human_replied", "lead_asked", "lead_provided", "lead_unresponsive",
+                                    "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed"] },
+                "actor": { "enum": ["agent", "human", "system", "lead"] },
+                "actor_name": string(),
+                "at": string(),
+                "payload": { "type": "object" },
+            }),
+        ),
+        "Delivery": object(
+            &["id", "case_id", "event_seq", "action", "state", "attempts", "next_attempt_at", "last_error",
+              "last_status", "created_at", "updated_at", "delivered_at"],
+            json!({
+                "id": string(),
+                "case_id": string(),
+                "event_seq": { "type": "integer" },
+                "action": { "enum": ["resolved", "need_lead_info", "escalate"] },
+                "state": { "enum": ["pending", "delivered", "failed", "dead"] },
+                "attempts": { "type": "integer" },
+                "next_attempt_at": optional_string(),
+                "last_error": optional_string(),
+                "last_status": { "type": ["integer", "null"] },
+                "created_at": string(),
+                "updated_at": string(),
+                "delivered_at": optional_string(),
+            }),
+        ),
+    })
+}
+
+/// An object schema that allows no property beyond `properties`.
+fn object(required: &[&str], properties: Value) -> Value {
+    json!({ "type": "object", "required": required, "properties": properties, "additionalProperties": false })
+}
+
+/// One `type` of the case-event request, with its optional text field.
+fn event_variant(kind: &str, text_field: &str, description: &str) -> Value {
+    object(
+        &["type"],
+        json!({ "type": { "const": kind }, text_field: { "type": "string", "description": description } }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refs(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    found.push(r.clone());
+                }
+                map.values().for_each(|v| refs(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, found)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_reference_resolves_to_a_schema() {
+        let doc = document();
+        let mut found = Vec::new();
+        refs(&doc, &mut found);
+        assert!(!found.is_empty());
+        for reference in found {
+            let name = reference.strip_prefix("#/components/schemas/").expect(&reference);
+            assert!(doc["components"]["schemas"].get(name).is_some(), "{reference} does not resolve");
+        }
+    }
+
+    #[test]
+    fn the_document_lists_exactly_the_routed_endpoints() {
+        let doc = document();
+        let mut documented: Vec<(String, String)> = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for method in item.as_object().unwrap().keys() {
+                documented.push((method.to_uppercase(), path.clone()));
+            }
+        }
+        let mut routed: Vec<(String, String)> =
+            ENDPOINTS.iter().map(|e| (e.method.to_string(), e.path.to_string())).collect();
+        documented.sort();
+        routed.sort();
+        assert_eq!(documented, routed);
+    }
+
+    #[test]
+    fn every_error_code_an_endpoint_names_has_a_status() {
+        for endpoint in ENDPOINTS {
+            for code in EVERY_REQUEST.iter().chain(EVERY_BODY).chain(endpoint.errors) {
+                assert!(known_codes().any(|(known, _)| known == *code), "{code} of {}", endpoint.path);
+            }
+        }
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut ids: Vec<_> = ENDPOINTS.iter().map(|e| e.operation_id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), ENDPOINTS.len());
+    }
+}

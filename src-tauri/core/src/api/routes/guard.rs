@@ -1,0 +1,28 @@
+//! `POST /v1/guard/before-send` (SPEC B5): may the agent send this message?
+
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+
+use crate::api::error::ApiError;
+use crate::api::extract::JsonBody;
+use crate::api::state::ApiState;
+use crate::guard::before_send::{self, BeforeSend, Verdict};
+
+/// The request body; [`BeforeSend`] with unknown fields refused.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeforeSendBody {
+    conversation_id: String,
+    turn_id: String,
+    message: String,
+}
+
+/// Answers `pass` or `veto`; the second veto in a turn opens a case and passes.
+pub async fn before_send(
+    State(state): State<ApiState>,
+    JsonBody(body): JsonBody<BeforeSendBody>,
+) -> Result<Json<Verdict>, ApiError> {
+    let request = BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
+    Ok(Json(state.db.run(move |conn| before_send::before_send(conn, request)).await?))
+}

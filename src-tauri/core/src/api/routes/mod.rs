@@ -1,0 +1,117 @@
+//! The route table of SPEC B4: one entry per endpoint, from which both the router and the
+//! OpenAPI document are built, so the two cannot drift apart.
+
+use axum::http::Method;
+use axum::routing::{on, MethodFilter, MethodRouter};
+use axum::Router;
+
+use super::state::ApiState;
+
+mod cases;
+mod meta;
+
+/// Where a parameter is read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamIn {
+    Path,
+    Query,
+}
+
+/// A path or query parameter of an endpoint, for the OpenAPI document.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    pub name: &'static str,
+    pub location: ParamIn,
+    pub required: bool,
+    pub description: &'static str,
+}
+
+/// One endpoint: how it is routed and how it is documented.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    pub method: Method,
+    /// The path in axum's and OpenAPI's shared syntax (`/v1/cases/{id}`).
+    pub path: &'static str,
+    pub operation_id: &'static str,
+    pub summary: &'static str,
+    pub params: &'static [Param],
+    /// The component schema of the JSON request body, if the endpoint takes one.
+    pub body: Option<&'static str>,
+    /// Success statuses and the component schema each answers with.
+    pub ok: &'static [(u16, &'static str)],
+    /// The error codes this endpoint answers with beyond those every request can get.
+    pub errors: &'static [&'static str],
+    /// Attaches the handler for `method`.
+    pub route: fn(MethodFilter) -> MethodRouter<ApiState>,
+}
+
+const CASE_ID: Param =
+    Param { name: "id", location: ParamIn::Path, required: true, description: "the case id (a uuid)" };
+
+/// Every endpoint of the API.
+pub const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
+        method: Method::GET,
+        path: "/v1/openapi.json",
+        operation_id: "openapi",
+        summary: "This API's OpenAPI 3.1 document",
+        params: &[],
+        body: None,
+        ok: &[(200, "OpenApiDocument")],
+        errors: &[],
+        route: |m| on(m, meta::openapi),
+    },
+    Endpoint {
+        method: Method::POST,
+        path: "/v1/cases",
+        operation_id: "openCase",
+        summary: "Open a case for a conversation, or get the one already open for it",
+        params: &[],
+        body: Some("OpenCaseRequest"),
+        ok: &[(201, "OpenCaseResponse"), (200, "OpenCaseResponse")],
+        errors: &["text_required", "invalid_case_input"],
+        route: |m| on(m, cases::open),
+    },
+    Endpoint {
+        method: Method::GET,
+        path: "/v1/cases/{id}",
+        operation_id: "getCase",
+        summary: "A case with its timeline of events and its deliveries",
+        params: &[CASE_ID],
+        body: None,
+        ok: &[(200, "CaseWithTimeline")],
+        errors: &["case_not_found"],
+        route: |m| on(m, cases::get),
+    },
+    Endpoint {
+        method: Method::POST,
+        path: "/v1/cases/{id}/updates",
+        operation_id: "provideUpdate",
+        summary: "Hand back what the lead answered: awaiting_lead becomes awaiting_human",
+        params: &[CASE_ID],
+        body: Some("UpdateRequest"),
+        ok: &[(200, "CaseResponse")],
+        errors: &["case_not_found", "invalid_transition", "text_required", "invalid_case_input"],
+        route: |m| on(m, cases::update),
+    },
+    Endpoint {
+        method: Method::POST,
+        path: "/v1/cases/{id}/events",
+        operation_id: "recordCaseEvent",
+        summary: "Record that the lead was asked or went quiet, or cancel the case",
+        params: &[CASE_ID],
+        body: Some("EventRequest"),
+        ok: &[(200, "CaseResponse")],
+        errors: &["case_not_found", "invalid_transition", "invalid_case_input"],
+        route: |m| on(m, cases::event),
+    },
+];
+
+/// The router of every endpoint in [`ENDPOINTS`].
+pub fn router() -> Router<ApiState> {
+    ENDPOINTS.iter().fold(Router::new(), |router, endpoint| {
+        let filter = MethodFilter::try_from(endpoint.method.clone())
+            .expect("the table only uses methods axum can route");
+        router.route(endpoint.path, (endpoint.route)(filter))
+    })
+}

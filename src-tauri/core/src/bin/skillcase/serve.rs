@@ -1,0 +1,78 @@
+//! `skillcase serve`: the local agent API (and the delivery of replies) without the window.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use skillcase_core::api::auth::TokenStore;
+use skillcase_core::api::connections::Connections;
+use skillcase_core::api::server::DEFAULT_PORT;
+use skillcase_core::api::{serve, ApiConfig, ApiState};
+use skillcase_core::cases::delivery::{DeliveryWorker, WorkerOptions};
+use skillcase_core::cases::endpoint::{set_endpoint, EndpointInput};
+use skillcase_core::{db, paths};
+
+/// Serve the local agent API on 127.0.0.1 until interrupted (SIGINT or SIGTERM).
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1 (0 picks a free one and prints it).
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    port: u16,
+    /// Save this agent endpoint (where replies are POSTed) before starting; needs --agent-secret.
+    #[arg(long, requires = "agent_secret")]
+    agent_endpoint: Option<String>,
+    /// The endpoint's signing secret (Standard Webhooks, `whsec_...` or raw).
+    #[arg(long, requires = "agent_endpoint")]
+    agent_secret: Option<String>,
+}
+
+/// Opens the data directory, saves the agent endpoint when given, starts the delivery worker
+/// and the server, prints where it listens and runs until a signal asks it to stop; requests in
+/// flight are finished and a delivery being sent gives back its claim first.
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let data_dir = paths::data_dir()?;
+    let db_path = data_dir.join(db::DATABASE_FILE);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let db = Connections::open(&db_path)?;
+        if let (Some(url), Some(secret)) = (args.agent_endpoint, args.agent_secret) {
+            let input = EndpointInput {
+                url,
+                secret: Some(secret),
+                timeout_secs: None,
+                max_attempts: None,
+                enabled: true,
+            };
+            db.run(move |conn| set_endpoint(conn, input)).await?;
+        }
+        let tokens = Arc::new(TokenStore::open(&data_dir)?);
+        let (stop_worker, worker_stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
+            let _ = worker_stopped.await;
+        })?;
+        let config = ApiConfig { port: args.port, ..ApiConfig::default() };
+        let server = serve(config, ApiState { db, tokens }).await?;
+        println!("listening on http://127.0.0.1:{}", server.port());
+        std::io::stdout().flush()?;
+        stop_signal().await?;
+        server.shutdown().await.context("the server stopped with an error")?;
+        let _ = stop_worker.send(());
+        worker.join().await;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Resolves at the first SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            interrupted = tokio::signal::ctrl_c() => interrupted,
+            _ = term.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await
+}

@@ -1,0 +1,207 @@
+//! Level 1 — the index of available skills, always in the agent's prompt (SPEC A6).
+//!
+//! **Which skills.** Every skill passed in that is not hidden, sorted by name (byte order).
+//! Callers pass only valid skills; this function does not validate.
+//!
+//! **The budget.** `budget_chars` limits the length of the whole returned `text`, counted in
+//! characters (Unicode scalar values, not bytes), frame and preamble included. Skills are added
+//! in name order while the text with the next one still fits; the first skill that does not fit
+//! and every skill after it are left out (the list is cut, never thinned, so what the agent sees
+//! is always a name-ordered prefix). A skill is never half-included. The frame (preamble and the
+//! `<available_skills>` tags) is always emitted, even when it alone exceeds the budget.
+//!
+//! **Formats.** See [`IndexFormat`]. Neither format ends with a newline.
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::escape;
+use crate::skill::model::{Interface, Skill, SkillType};
+
+/// The default character budget of the index (SPEC A6).
+pub const DEFAULT_BUDGET: usize = 8_000;
+
+/// How level 1 is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum IndexFormat {
+    /// The Agent Skills reference format, byte-identical to `skills-ref to-prompt` for the same
+    /// skills in the same order: `<skill>` with `<name>`, `<description>`, `<location>`, every tag
+    /// and value on its own line, name and description HTML-escaped, location verbatim.
+    Agentskills,
+    /// Skillcase's own format: a preamble telling the agent which tool uses which type, then one
+    /// `<skill name="…" type="…" category="…" tags="a,b">description</skill>` element per skill.
+    /// `category` is omitted when absent or empty, `tags` when there are none. The description's
+    /// runs of whitespace (newlines included) become single spaces so each element stays on one
+    /// line; a `compute-entry` skill adds a second line inside its element,
+    /// `input: cep(string, required), numero(string, optional)` (`input: none` without inputs).
+    #[default]
+    Skillcase,
+}
+
+impl IndexFormat {
+    /// The name used in query strings and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexFormat::Agentskills => "agentskills",
+            IndexFormat::Skillcase => "skillcase",
+        }
+    }
+}
+
+/// An index format name that is neither `agentskills` nor `skillcase`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown index format `{0}`; use `agentskills` or `skillcase`")]
+pub struct UnknownIndexFormat(pub String);
+
+impl crate::error::Coded for UnknownIndexFormat {
+    fn code(&self) -> &'static str {
+        "unknown_index_format"
+    }
+}
+
+impl FromStr for IndexFormat {
+    type Err = UnknownIndexFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "agentskills" => Ok(IndexFormat::Agentskills),
+            "skillcase" => Ok(IndexFormat::Skillcase),
+            other => Err(UnknownIndexFormat(other.to_string())),
+        }
+    }
+}
+
+/// Where one visible skill sits in the index and whether the budget cut it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct IndexEntryInfo {
+    pub name: String,
+    /// False when the budget cut this skill out.
+    pub included: bool,
+    /// 0-based place in the name-ordered list of visible skills.
+    pub position: usize,
+    /// Characters this skill adds to the text (its entry plus the newline after it), whether or
+    /// not it was included.
+    pub chars: usize,
+}
+
+/// The rendered index and, per visible skill, where it sits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Index {
+    pub format: IndexFormat,
+    /// The exact text for the agent's prompt.
+    pub text: String,
+    pub budget_chars: usize,
+    /// Characters in `text`.
+    pub used_chars: usize,
+    /// Every visible skill in name order, included or cut.
+    pub entries: Vec<IndexEntryInfo>,
+}
+
+const OPEN: &str = "<available_skills>\n";
+const CLOSE: &str = "</available_skills>";
+
+/// What the `skillcase` format says before the list (SPEC A6).
+const SKILLCASE_PREAMBLE: &str = "\
+You can use the skills listed below. Scan the list before you answer and use a skill whenever its description fits the request.
+- type=\"prompt\": read it with read_skill(name), then follow it.
+- type=\"compute-entry\": run it with execute_skill(name, input), passing the inputs on its `input:` line.
+- type=\"compute-toolkit\": read it with read_skill(name), then run its scripts with your shell tool.
+When a read returns <skill_required_references>, read every document listed there with read_skill_file before you act.
+
+";
+
+/// Renders level 1 for the visible skills among `skills` (see the module documentation for the
+/// budget and ordering rules).
+pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Index {
+    let mut visible: Vec<&Skill> = skills.iter().filter(|s| !s.is_hidden()).collect();
+    visible.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let mut text = String::new();
+    if format == IndexFormat::Skillcase {
+        text.push_str(SKILLCASE_PREAMBLE);
+    }
+    text.push_str(OPEN);
+    let frame_chars = text.chars().count() + CLOSE.chars().count();
+
+    let mut used = frame_chars;
+    let mut cut = false;
+    let mut entries = Vec::with_capacity(visible.len());
+    for (position, skill) in visible.into_iter().enumerate() {
+        let entry = match format {
+            IndexFormat::Agentskills => agentskills_entry(skill),
+            IndexFormat::Skillcase => skillcase_entry(skill),
+        };
+        let chars = entry.chars().count() + 1;
+        cut = cut || used + chars > budget_chars;
+        if !cut {
+            text.push_str(&entry);
+            text.push('\n');
+            used += chars;
+        }
+        entries.push(IndexEntryInfo { name: skill.name.clone(), included: !cut, position, chars });
+    }
+    text.push_str(CLOSE);
+    Index { format, text, budget_chars, used_chars: used, entries }
+}
+
+fn agentskills_entry(skill: &Skill) -> String {
+    format!(
+        "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
+        escape(&skill.name),
+        escape(&skill.description),
+        location(skill).display(),
+    )
+}
+
+/// `<dir>/SKILL.md`, or `<dir>/skill.md` when only the lowercase file exists (as skills-ref does).
+fn location(skill: &Skill) -> std::path::PathBuf {
+    let has = |name: &str| skill.files.iter().any(|f| f.path == name);
+    if !has("SKILL.md") && has("skill.md") {
+        skill.dir.join("skill.md")
+    } else {
+        skill.skill_md_path()
+    }
+}
+
+fn skillcase_entry(skill: &Skill) -> String {
+    let mut attrs = format!(r#"name="{}" type="{}""#, escape(&skill.name), skill.skill_type.as_str());
+    if let Some(category) = skill.config.category.as_deref().filter(|c| !c.is_empty()) {
+        attrs.push_str(&format!(r#" category="{}""#, escape(category)));
+    }
+    if !skill.config.tags.is_empty() {
+        let tags: Vec<String> = skill.config.tags.iter().map(|t| escape(t)).collect();
+        attrs.push_str(&format!(r#" tags="{}""#, tags.join(",")));
+    }
+    let description: Vec<&str> = skill.description.split_whitespace().collect();
+    let mut entry = format!("<skill {attrs}>{}", escape(&description.join(" ")));
+    if skill.skill_type == SkillType::ComputeEntry {
+        entry.push('\n');
+        entry.push_str(&input_summary(skill.config.interface.as_ref()));
+    }
+    entry.push_str("</skill>");
+    entry
+}
+
+/// `input: cep(string, required), numero(string, optional)`, inputs in declared order.
+fn input_summary(interface: Option<&Interface>) -> String {
+    let inputs: Vec<String> = interface
+        .map(|i| &i.input[..])
+        .unwrap_or_default()
+        .iter()
+        .map(|(name, field)| {
+            let need = if field.required { "required" } else { "optional" };
+            format!("{}({}, {need})", escape(name), escape(&field.type_))
+        })
+        .collect();
+    if inputs.is_empty() {
+        "input: none".to_string()
+    } else {
+        format!("input: {}", inputs.join(", "))
+    }
+}

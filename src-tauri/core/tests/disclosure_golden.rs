@@ -185,10 +185,12 @@ fn compute_entry_skill() -> Skill {
     let mut s = skill("cep-lookup", "Busca o endereço pelo \"CEP\".");
     s.skill_type = SkillType::ComputeEntry;
     s.config.interface = Some(Interface {
-        input: vec![
-            ("cep".into(), InputField { type_: "string".into(), required: true }),
-            ("numero".into(), InputField { type_: "integer".into(), required: false }),
-        ],
+        input: [
+            ("cep".to_string(), InputField { type_: "string".into(), required: true }),
+            ("numero".to_string(), InputField { type_: "integer".into(), required: false }),
+        ]
+        .into_iter()
+        .collect(),
     });
     s
 }
@@ -558,4 +560,15 @@ fn dir_reader_reads_files_from_the_skill_folder() {
     s.dir = tmp.path().to_path_buf();
     assert_eq!(file(&s, "references/a.md", &dir_reader(&s)).unwrap(), "# A\n");
     assert_eq!(file(&s, "references/gone.md", &dir_reader(&s)).unwrap_err().code(), "file_unreadable");
+}
+
+#[test]
+fn skillcase_description_whitespace_collapses_to_single_spaces() {
+    let out =
+        index(&[skill("a", "  Frete\tgrátis \r\n para  o Sul ")], IndexFormat::Skillcase, DEFAULT_BUDGET);
+    assert!(
+        out.text.contains("<skill name=\"a\" type=\"prompt\">Frete grátis para o Sul</skill>"),
+        "{}",
+        out.text
+    );
 }

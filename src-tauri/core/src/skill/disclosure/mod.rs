@@ -121,17 +121,27 @@ fn read_text<E: Display>(
 /// close a tag.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            _ => out.push(c),
-        }
-    }
+    escape_into(&mut out, text);
     out
+}
+
+/// [`escape`], appending to `out` (the index renders thousands of values into one buffer).
+pub fn escape_into(out: &mut String, text: &str) {
+    let mut plain_from = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            _ => continue,
+        };
+        out.push_str(&text[plain_from..at]);
+        out.push_str(entity);
+        plain_from = at + 1;
+    }
+    out.push_str(&text[plain_from..]);
 }
 
 #[cfg(test)]

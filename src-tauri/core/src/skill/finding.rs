@@ -39,7 +39,8 @@ impl Finding {
         Self::new(code, Severity::Warning, file, message)
     }
 
-    fn new(code: &str, severity: Severity, file: impl Into<String>, message: impl Into<String>) -> Self {
+    /// A finding whose severity depends on the caller (for example on the validation profile).
+    pub fn new(code: &str, severity: Severity, file: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             code: code.to_string(),
             severity,

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -99,7 +100,7 @@ pub struct InputField {
 #[ts(export)]
 pub struct Interface {
     #[serde(default)]
-    pub input: Vec<(String, InputField)>,
+    pub input: IndexMap<String, InputField>,
 }
 
 /// SPEC A3: the product extensions, merged from `skill.config.yaml` (wins) and the frontmatter.

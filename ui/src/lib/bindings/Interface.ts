@@ -4,4 +4,4 @@ import type { InputField } from "./InputField";
 /**
  * SPEC A3 `interface` (compute-entry skills). Inputs keep their declared order.
  */
-export type Interface = { input: Array<[string, InputField]>, };
+export type Interface = { input: { [key in string]: InputField }, };

@@ -1,0 +1,252 @@
+//! Skills from folders on disk: [`package_from_dir`] reads a folder into a [`Package`] (junk
+//! dropped, bounded depth and count, Unix modes kept), [`load_dir`] validates it in one call, and
+//! [`read_index_entry`] is the fast level-1 path that reads only SKILL.md's frontmatter and
+//! `skill.config.yaml`, so listing thousands of skills costs little more than opening each file.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::error::Coded;
+use crate::skill::config::CONFIG_FILE;
+use crate::skill::files;
+use crate::skill::finding::Finding;
+use crate::skill::package::{Package, PackageFile};
+use crate::skill::policy::Policy;
+use crate::skill::validate::{self, Profile, Scope, Validated};
+
+/// Deepest folder nesting read inside a skill.
+pub const MAX_DEPTH: usize = 16;
+/// Most files read from one skill folder (the policy's lower limit is reported as a finding).
+pub const MAX_FILES: usize = 10_000;
+/// Largest single file read into memory (the policy's lower limit is reported as a finding).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a folder could not be read as a package at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("path does not exist: {0}")]
+    NotFound(PathBuf),
+    #[error("not a directory: {0}")]
+    NotADirectory(PathBuf),
+    #[error("cannot read {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0} is a symbolic link; skills may hold only regular files and folders")]
+    Symlink(String),
+    #[error("{0} is nested deeper than {MAX_DEPTH} folders")]
+    TooDeep(String),
+    #[error("the folder holds more than {MAX_FILES} files")]
+    TooManyFiles,
+    #[error("{path} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte read limit")]
+    FileTooLarge { path: String, bytes: u64 },
+    #[error("{0} has a name that is not valid UTF-8")]
+    NonUtf8Name(PathBuf),
+}
+
+impl Coded for LoadError {
+    fn code(&self) -> &'static str {
+        match self {
+            LoadError::NotFound(_) => "path_not_found",
+            LoadError::NotADirectory(_) => "not_a_directory",
+            LoadError::Io { .. } => "io_error",
+            LoadError::Symlink(_) => "symlink",
+            LoadError::TooDeep(_) => "too_deep",
+            LoadError::TooManyFiles => "too_many_files",
+            LoadError::FileTooLarge { .. } => "file_too_large",
+            LoadError::NonUtf8Name(_) => "non_utf8_name",
+        }
+    }
+}
+
+impl LoadError {
+    /// The error as a finding, so a folder that cannot be read is reported like any other problem.
+    pub fn to_finding(&self) -> Finding {
+        let file = match self {
+            LoadError::Symlink(p) | LoadError::TooDeep(p) | LoadError::FileTooLarge { path: p, .. } => {
+                p.clone()
+            }
+            _ => String::new(),
+        };
+        Finding::error(self.code(), file, self.to_string()).hint(match self {
+            LoadError::NotFound(_) | LoadError::NotADirectory(_) => "pass the path of a skill folder",
+            LoadError::Symlink(_) => "replace the link with a copy of the file",
+            _ => "make the folder readable and keep it to ordinary files",
+        })
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
+    move |source| LoadError::Io { path: path.to_path_buf(), source }
+}
+
+/// Reads a skill folder into a package: every regular file (junk skipped), sorted by path.
+pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
+    let meta = fs::metadata(dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
+        _ => LoadError::Io { path: dir.to_path_buf(), source: e },
+    })?;
+    if !meta.is_dir() {
+        return Err(LoadError::NotADirectory(dir.to_path_buf()));
+    }
+    let mut files = Vec::new();
+    walk(dir, "", 0, &mut files)?;
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Package { folder_name: folder_name(dir), files })
+}
+
+fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Result<(), LoadError> {
+    if depth > MAX_DEPTH {
+        return Err(LoadError::TooDeep(rel.to_string()));
+    }
+    for entry in fs::read_dir(abs).map_err(io(abs))? {
+        let entry = entry.map_err(io(abs))?;
+        let name = entry.file_name().into_string().map_err(|_| LoadError::NonUtf8Name(entry.path()))?;
+        let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+        if files::is_junk(&path) {
+            continue;
+        }
+        let kind = entry.file_type().map_err(io(&entry.path()))?;
+        if kind.is_symlink() {
+            return Err(LoadError::Symlink(path));
+        } else if kind.is_dir() {
+            walk(&entry.path(), &path, depth + 1, out)?;
+        } else if kind.is_file() {
+            out.push(read_file(&entry.path(), path)?);
+            if out.len() > MAX_FILES {
+                return Err(LoadError::TooManyFiles);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
+    let meta = fs::metadata(abs).map_err(io(abs))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(LoadError::FileTooLarge { path, bytes: meta.len() });
+    }
+    let bytes = fs::read(abs).map_err(io(abs))?;
+    Ok(PackageFile { path, bytes, unix_mode: unix_mode(&meta) })
+}
+
+#[cfg(unix)]
+fn unix_mode(meta: &fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(meta.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn unix_mode(_meta: &fs::Metadata) -> Option<u32> {
+    None
+}
+
+fn folder_name(dir: &Path) -> Option<String> {
+    let named = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    named.or_else(|| dir.canonicalize().ok()?.file_name().map(|n| n.to_string_lossy().into_owned()))
+}
+
+fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
+pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
+    match package_from_dir(dir) {
+        Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
+        Err(e) => Validated::failed(vec![e.to_finding()]),
+    }
+}
+
+fn with_dir(mut v: Validated, dir: &Path) -> Validated {
+    if let Some(skill) = v.skill.as_mut() {
+        skill.dir = absolute(dir);
+    }
+    v
+}
+
+/// The fast level-1 path: reads SKILL.md only up to the closing `---`, plus `skill.config.yaml`
+/// when present, and checks whether `scripts/` exists — nothing else in the folder. The skill
+/// comes back with an empty `body` and `files`; the findings cover the frontmatter, the config and
+/// the classification only (body, reference and file rules need [`load_dir`]).
+pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
+    let mut pkg = Package { folder_name: folder_name(dir), files: Vec::new() };
+    let found =
+        ["SKILL.md", "skill.md"].into_iter().find_map(|n| read_head(&dir.join(n)).ok().map(|b| (n, b)));
+    let Some((name, head)) = found else {
+        return Validated::failed(vec![missing_skill_md(dir)]);
+    };
+    pkg.files.push(PackageFile { path: name.to_string(), bytes: head, unix_mode: None });
+    if let Ok(bytes) = fs::read(dir.join(CONFIG_FILE)) {
+        pkg.files.push(PackageFile { path: CONFIG_FILE.to_string(), bytes, unix_mode: None });
+    }
+    let scope = Scope::Index { has_scripts: dir.join("scripts").is_dir() };
+    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &Policy::default(), scope), dir);
+    if let Some(skill) = v.skill.as_mut() {
+        skill.files.clear();
+    }
+    v
+}
+
+fn missing_skill_md(dir: &Path) -> Finding {
+    let what = if dir.is_dir() { "the folder has no SKILL.md" } else { "not a skill folder" };
+    Finding::error("skill_md_missing", "SKILL.md", format!("{}: {what}", dir.display()))
+        .hint("add a SKILL.md with `---`, `name:`, `description:`, `---` and the instructions")
+}
+
+/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end).
+fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut file = fs::File::open(path)?;
+    let mut buf = Vec::with_capacity(4096);
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(buf);
+        }
+        let scanned = buf.len();
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = frontmatter_end(&buf, scanned) {
+            buf.truncate(end);
+            return Ok(buf);
+        }
+    }
+}
+
+/// Byte offset just past the closing `---` line, looking at complete lines only. `from` is where
+/// new bytes start (earlier complete lines were already scanned; the last partial one is rescanned).
+fn frontmatter_end(buf: &[u8], from: usize) -> Option<usize> {
+    let first_nl = buf.iter().position(|&b| b == b'\n')?;
+    let start =
+        buf[..from].iter().rposition(|&b| b == b'\n').map_or(first_nl + 1, |i| (i + 1).max(first_nl + 1));
+    let mut line_start = start;
+    for (i, &b) in buf.iter().enumerate().skip(start) {
+        if b == b'\n' {
+            let line = &buf[line_start..i];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.trim_ascii_end() == b"---" {
+                return Some(i + 1);
+            }
+            line_start = i + 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_stops_after_the_closing_delimiter() {
+        let text = b"---\nname: a\ndescription: b\n---\n# Body\n";
+        assert_eq!(frontmatter_end(text, 0), Some(31));
+        assert_eq!(frontmatter_end(b"---\nname: a\n", 0), None);
+        assert_eq!(frontmatter_end(b"---\r\nname: a\r\n--- \r\nbody", 0), Some(20));
+    }
+
+    #[test]
+    fn the_head_scan_resumes_on_the_last_partial_line() {
+        let text = b"---\nname: a\n---\nbody";
+        assert_eq!(frontmatter_end(text, 13), Some(16));
+    }
+}

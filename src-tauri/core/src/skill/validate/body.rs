@@ -1,0 +1,217 @@
+//! Rules about the body and the references: A2's recommendations (every profile, warnings)
+//! and A4's `skillcase` checks (required references exist, body links resolve, a long body).
+
+use super::{Ctx, Profile};
+use crate::skill::config::CONFIG_FILE;
+use crate::skill::files;
+use crate::skill::finding::Finding;
+use crate::skill::model::SkillConfig;
+use crate::skill::yaml::{Node, Value};
+
+/// A2 recommendation: a body under 500 lines.
+const RECOMMENDED_LINES: usize = 500;
+/// A2 recommendation: about 5,000 tokens (estimated as characters / 4).
+const RECOMMENDED_TOKENS: usize = 5000;
+/// A4 `skillcase`: a body over 200 lines is long.
+const SKILLCASE_LINES: usize = 200;
+/// A2: references over 300 lines should open with a table of contents.
+const TOC_LINES: usize = 300;
+
+/// Runs the body and reference rules that apply to the profile.
+pub(super) fn check(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {
+    length(ctx, out);
+    for file in ctx.pkg.files.iter().filter(|f| f.path.starts_with("references/")) {
+        reference_shape(&file.path, &file.bytes, out);
+    }
+    if ctx.profile == Profile::Skillcase {
+        required_references(ctx, config, out);
+        links(ctx, out);
+    }
+}
+
+fn length(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let lines = ctx.fm.body.lines().count();
+    let hint = "move detail into references/ and link to it from the body";
+    if lines > RECOMMENDED_LINES {
+        let msg = format!("the body has {lines} lines; keep it under {RECOMMENDED_LINES}");
+        out.push(Finding::warning("body_too_long", ctx.file, msg).hint(hint));
+    } else if lines > SKILLCASE_LINES && ctx.profile == Profile::Skillcase {
+        let msg = format!("the body has {lines} lines (over {SKILLCASE_LINES})");
+        out.push(Finding::warning("body_long", ctx.file, msg).hint(hint));
+    }
+    let tokens = ctx.fm.body.chars().count() / 4;
+    if tokens > RECOMMENDED_TOKENS {
+        let msg = format!("the body is about {tokens} tokens; keep it under about {RECOMMENDED_TOKENS}");
+        out.push(Finding::warning("body_too_many_tokens", ctx.file, msg).hint(hint));
+    }
+}
+
+fn reference_shape(path: &str, bytes: &[u8], out: &mut Vec<Finding>) {
+    if path.matches('/').count() > 1 {
+        out.push(
+            Finding::warning(
+                "reference_nested",
+                path,
+                format!("{path} is more than one level deep under references/"),
+            )
+            .hint("keep references one level deep: `references/<file>`"),
+        );
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else { return };
+    let lines = text.lines().count();
+    if lines > TOC_LINES && !has_toc(text) {
+        out.push(
+            Finding::warning(
+                "reference_without_toc",
+                path,
+                format!("{path} has {lines} lines and no table of contents"),
+            )
+            .hint("add a `## Contents` list of its sections near the top so the agent can navigate it"),
+        );
+    }
+}
+
+/// A heading or line naming contents near the top, or several links to `#anchors`.
+fn has_toc(text: &str) -> bool {
+    let head: Vec<&str> = text.lines().take(60).collect();
+    let named = head.iter().any(|l| {
+        let l = l.trim_start_matches(['#', ' ', '*']).to_lowercase();
+        ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"]
+            .iter()
+            .any(|w| l.starts_with(w))
+    });
+    named || head.iter().filter(|l| l.contains("](#")).count() >= 3
+}
+
+fn required_references(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {
+    let declared = config.references.required.iter();
+    let routed = config.references.routes.iter().flat_map(|r| r.required_refs.iter());
+    for path in declared.chain(routed) {
+        if ctx.pkg.file(path).is_none() {
+            out.push(missing_reference(ctx, path));
+        }
+    }
+}
+
+fn missing_reference(ctx: &Ctx<'_>, path: &str) -> Finding {
+    let (file, pos) = reference_position(ctx, path);
+    let mut f =
+        Finding::error("reference_missing", file, format!("the required reference `{path}` does not exist"))
+            .hint("create the file, or fix the path (it is relative to the skill folder and case-sensitive)");
+    if let Some((line, column)) = pos {
+        f = f.at(line, column);
+    }
+    f
+}
+
+/// Where the path is written: in skill.config.yaml when that declares `references`, else SKILL.md.
+fn reference_position(ctx: &Ctx<'_>, path: &str) -> (&'static str, Option<(u32, u32)>) {
+    let config_entries = ctx
+        .pkg
+        .file(CONFIG_FILE)
+        .and_then(|f| std::str::from_utf8(&f.bytes).ok())
+        .and_then(|t| crate::skill::config::parse_config_file(t, &mut Vec::new()).ok());
+    if let Some(entries) = config_entries {
+        if let Some((_, node)) = entries.iter().find(|(k, _)| k.name == "references") {
+            return (CONFIG_FILE, find_scalar(node, path));
+        }
+    }
+    (ctx.file, ctx.fm.get("references").and_then(|n| find_scalar(n, path)))
+}
+
+fn find_scalar(node: &Node, text: &str) -> Option<(u32, u32)> {
+    match &node.value {
+        Value::Scalar { text: t, .. } => (t == text).then_some((node.line, node.column)),
+        Value::Seq(items) => items.iter().find_map(|n| find_scalar(n, text)),
+        Value::Map(entries) => entries.iter().find_map(|(_, n)| find_scalar(n, text)),
+    }
+}
+
+fn links(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    for (line, column, target) in body_links(&ctx.fm.body) {
+        if ctx.pkg.file(&target).is_none() {
+            out.push(
+                Finding::warning(
+                    "body_link_broken",
+                    ctx.file,
+                    format!("the link to `{target}` points to no file"),
+                )
+                .at(ctx.fm.body_line + line, column)
+                .hint("fix the path (case-sensitive, relative to the skill folder) or add the file"),
+            );
+        }
+    }
+}
+
+/// Markdown links `[text](target)` whose target is a file path inside the skill, outside
+/// fenced code: (0-based body line, 1-based column of the target, normalised target).
+pub(super) fn body_links(body: &str) -> Vec<(u32, u32, String)> {
+    let mut found = Vec::new();
+    let mut fence: Option<&str> = None;
+    for (i, line) in body.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(marker) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
+            fence = match fence {
+                Some(open) if open == marker => None,
+                None => Some(marker),
+                other => other,
+            };
+            continue;
+        }
+        if fence.is_none() {
+            found.extend(line_links(line).into_iter().map(|(col, t)| (i as u32, col, t)));
+        }
+    }
+    found
+}
+
+fn line_links(line: &str) -> Vec<(u32, String)> {
+    line.match_indices("](")
+        .filter_map(|(i, _)| {
+            let start = i + 2;
+            let rest = &line[start..];
+            let raw = rest[..rest.find(')')?].split_whitespace().next()?;
+            let target = local_target(raw)?;
+            Some((line[..start].chars().count() as u32 + 1, target))
+        })
+        .collect()
+}
+
+/// A link target that names a file inside the skill: relative, no URL scheme, not a bare
+/// `#anchor`, and path-like (a `/` or a file extension). Fragment and query are dropped.
+fn local_target(raw: &str) -> Option<String> {
+    let raw = raw.trim_matches(['<', '>']);
+    let path = raw.split(['#', '?']).next()?.replace("%20", " ");
+    let mut path = path.as_str();
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    let has_scheme = path.split_once(':').is_some_and(|(s, _)| !s.contains('/'));
+    let path_like = path.contains('/') || !files::extension(path).is_empty();
+    (!path.is_empty() && !has_scheme && !path.starts_with('/') && path_like).then(|| path.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_file_links_are_found_outside_code_fences() {
+        let body = "See [table](references/tabela.md#top) and [site](https://x.y) [s](#usage) [m](=[O:2]).\n```\n[x](references/no.md)\n```\n[t](./templates/a.txt \"title\") [r](reference/x.md)";
+        assert_eq!(
+            body_links(body),
+            [
+                (0, 13, "references/tabela.md".to_string()),
+                (4, 5, "templates/a.txt".to_string()),
+                (4, 36, "reference/x.md".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_contents_heading_or_anchor_list_counts_as_a_toc() {
+        assert!(has_toc("# Guide\n\n## Contents\n- a\n"));
+        assert!(has_toc("- [A](#a)\n- [B](#b)\n- [C](#c)\n"));
+        assert!(!has_toc("# Guide\nplain text\n"));
+    }
+}

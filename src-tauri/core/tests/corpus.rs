@@ -1,0 +1,133 @@
+//! The 142 real public skills in `../shared/corpus` validated under each profile, with the
+//! verdicts and the count of every finding code pinned. A change in these numbers is a change in
+//! behaviour on real input and must be deliberate.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use skillcase_core::skill::load::load_dir;
+use skillcase_core::skill::policy::Policy;
+use skillcase_core::skill::validate::{Profile, ALL_CODES};
+
+fn corpus_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    assert!(root.is_dir(), "the shared corpus is missing at {}; it is required test data", root.display());
+    root
+}
+
+/// Every `<collection>/<skill>` folder that holds a SKILL.md.
+fn skill_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .flat_map(|collection| std::fs::read_dir(collection.path()).unwrap().flatten())
+        .map(|e| e.path())
+        .filter(|p| p.join("SKILL.md").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+struct Tally {
+    invalid: Vec<String>,
+    valid: usize,
+    codes: BTreeMap<String, usize>,
+}
+
+fn tally(profile: Profile) -> Tally {
+    let mut t = Tally { invalid: Vec::new(), valid: 0, codes: BTreeMap::new() };
+    for dir in skill_dirs() {
+        let v = load_dir(&dir, profile, &Policy::default());
+        if v.is_valid() {
+            t.valid += 1;
+        } else {
+            t.invalid.push(dir.file_name().unwrap().to_string_lossy().into_owned());
+        }
+        for f in v.findings {
+            assert!(ALL_CODES.contains(&f.code.as_str()), "undocumented code {}", f.code);
+            *t.codes.entry(f.code).or_default() += 1;
+        }
+    }
+    t
+}
+
+fn counts(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {
+    pairs.iter().map(|(c, n)| (c.to_string(), *n)).collect()
+}
+
+#[test]
+fn the_corpus_has_142_skills() {
+    assert_eq!(skill_dirs().len(), 142);
+}
+
+#[test]
+fn standard_profile_verdicts_and_codes_on_the_corpus() {
+    let t = tally(Profile::Standard);
+    assert_eq!(t.valid, 137);
+    assert_eq!(t.invalid, ["claude-api", "adaptyv", "database-lookup", "markdown-mermaid-writing", "rowan"]);
+    assert_eq!(
+        t.codes,
+        counts(&[
+            ("body_too_long", 44),
+            ("body_too_many_tokens", 25),
+            ("description_too_long", 2),
+            ("metadata_value_not_string", 2),
+            ("reference_nested", 24),
+            ("reference_without_toc", 377),
+            ("unknown_key", 1),
+        ])
+    );
+}
+
+#[test]
+fn claude_profile_verdicts_and_codes_on_the_corpus() {
+    let t = tally(Profile::Claude);
+    assert_eq!(t.valid, 137);
+    assert_eq!(t.invalid, ["claude-api", "adaptyv", "database-lookup", "markdown-mermaid-writing", "rowan"]);
+    assert_eq!(
+        t.codes,
+        counts(&[
+            ("body_too_long", 44),
+            ("body_too_many_tokens", 25),
+            ("description_too_long", 2),
+            ("metadata_value_not_string", 2),
+            ("name_reserved_word", 1),
+            ("reference_nested", 24),
+            ("reference_without_toc", 377),
+            ("unknown_key", 1),
+        ])
+    );
+}
+
+#[test]
+fn skillcase_profile_verdicts_and_codes_on_the_corpus() {
+    let t = tally(Profile::Skillcase);
+    assert_eq!(t.valid, 138);
+    assert_eq!(t.invalid, ["claude-api", "database-lookup", "markdown-mermaid-writing", "rowan"]);
+    assert_eq!(
+        t.codes,
+        counts(&[
+            ("agent_tool_required", 1),
+            ("body_link_broken", 10),
+            ("body_long", 73),
+            ("body_too_long", 44),
+            ("body_too_many_tokens", 25),
+            ("crlf_line_endings", 1),
+            ("description_too_long", 2),
+            ("metadata_value_not_string", 2),
+            ("reference_nested", 24),
+            ("reference_without_toc", 377),
+            ("too_many_files", 2),
+            ("unknown_key", 1),
+        ])
+    );
+}
+
+#[test]
+fn claude_api_is_invalid_under_standard_for_its_long_description() {
+    let v =
+        load_dir(&corpus_root().join("anthropics-skills/claude-api"), Profile::Standard, &Policy::default());
+    let errors: Vec<&str> = v.findings.iter().filter(|f| f.is_error()).map(|f| f.code.as_str()).collect();
+    assert_eq!(errors, ["description_too_long"]);
+}

@@ -29,6 +29,16 @@ pub enum Trigger {
     Probe,
 }
 
+impl Trigger {
+    /// `hard` or `probe`, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trigger::Hard => "hard",
+            Trigger::Probe => "probe",
+        }
+    }
+}
+
 /// One skill a message fired, with the keyword that fired it exactly as the skill declares it
 /// (the first declared one when several occur).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

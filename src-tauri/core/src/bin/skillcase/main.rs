@@ -6,6 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[path = "match.rs"]
+mod match_cmd;
+mod prompt;
+mod read;
+mod read_file;
+mod skills;
 mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
@@ -22,6 +28,14 @@ enum Command {
     Info,
     /// Validate skill folders against a profile (standard, claude or skillcase).
     Validate(validate::Args),
+    /// Print level 1, the index of available skills, for a skills directory.
+    Prompt(prompt::Args),
+    /// Print level 2, what the agent receives when it reads a skill.
+    Read(read::Args),
+    /// Print level 3, one support file of a skill.
+    ReadFile(read_file::Args),
+    /// Show which skills a customer message fires (hard or probe).
+    Match(match_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +60,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate(args) => validate::run(args),
+        Command::Prompt(args) => prompt::run(args),
+        Command::Read(args) => read::run(args),
+        Command::ReadFile(args) => read_file::run(args),
+        Command::Match(args) => match_cmd::run(args),
     }
 }

@@ -572,3 +572,20 @@ fn skillcase_description_whitespace_collapses_to_single_spaces() {
         out.text
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn dir_reader_refuses_a_symbolic_link_planted_in_the_skill_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill_dir = tmp.path().join("a");
+    std::fs::create_dir_all(skill_dir.join("references")).unwrap();
+    std::fs::write(tmp.path().join("secret.txt"), "secret").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), skill_dir.join("references/a.md")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), skill_dir.join("assets")).unwrap();
+    let mut s = with_files(skill("a", "A"), &["references/a.md", "assets/secret.txt"]);
+    s.dir = skill_dir;
+    for path in ["references/a.md", "assets/secret.txt"] {
+        let err = file(&s, path, &dir_reader(&s)).unwrap_err();
+        assert_eq!(err.code(), "file_unreadable", "{path}");
+    }
+}

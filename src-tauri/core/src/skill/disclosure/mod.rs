@@ -91,9 +91,20 @@ impl Coded for DisclosureError {
 }
 
 /// A `read` callback over the skill's folder on disk: `references/a.md` -> `<dir>/references/a.md`.
+/// It refuses to follow a symbolic link at any segment below the skill folder, so a link planted
+/// after the skill was loaded cannot make the agent read a file outside it.
 pub fn dir_reader(skill: &Skill) -> impl Fn(&str) -> std::io::Result<Vec<u8>> {
     let dir: PathBuf = skill.dir.clone();
-    move |path: &str| std::fs::read(dir.join(path))
+    move |path: &str| {
+        let mut at = dir.clone();
+        for segment in path.split('/') {
+            at.push(segment);
+            if std::fs::symlink_metadata(&at)?.file_type().is_symlink() {
+                return Err(std::io::Error::other(format!("{segment} is a symbolic link")));
+            }
+        }
+        std::fs::read(at)
+    }
 }
 
 /// Reads `path` and returns it as text: valid UTF-8 without NUL bytes, a leading BOM dropped.

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use skillcase_core::skill::load::load_dir;
 use skillcase_core::skill::policy::Policy;
 use skillcase_core::skill::validate::{Profile, ALL_CODES};
+use skillcase_core::skill::yaml::parse_full;
+use skillcase_core::skill::yaml_fast::parse_simple;
 
 fn corpus_root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
@@ -130,4 +132,27 @@ fn claude_api_is_invalid_under_standard_for_its_long_description() {
         load_dir(&corpus_root().join("anthropics-skills/claude-api"), Profile::Standard, &Policy::default());
     let errors: Vec<&str> = v.findings.iter().filter(|f| f.is_error()).map(|f| f.code.as_str()).collect();
     assert_eq!(errors, ["description_too_long"]);
+}
+
+/// The frontmatter text between the `---` lines of a SKILL.md.
+fn frontmatter_yaml(text: &str) -> String {
+    let mut lines = text.split_inclusive('\n').skip(1);
+    let yaml: Vec<&str> = lines.by_ref().take_while(|l| l.trim_end() != "---").collect();
+    yaml.concat()
+}
+
+#[test]
+fn the_fast_frontmatter_path_agrees_with_the_yaml_parser_on_every_corpus_skill() {
+    let mut fast_hits = 0;
+    for dir in skill_dirs() {
+        let text = std::fs::read_to_string(dir.join("SKILL.md")).unwrap();
+        let yaml = frontmatter_yaml(&text);
+        let Some(fast) = parse_simple(&yaml, 1) else { continue };
+        fast_hits += 1;
+        let mut findings = Vec::new();
+        let full = parse_full(&yaml, "SKILL.md", 1, &mut findings).unwrap();
+        assert_eq!(Some(fast), full, "{}", dir.display());
+        assert!(findings.is_empty());
+    }
+    assert_eq!(fast_hits, 131, "corpus frontmatters taking the fast path");
 }

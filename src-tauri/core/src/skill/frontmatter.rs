@@ -47,39 +47,54 @@ pub fn parse(text: &str) -> Result<Frontmatter, Vec<Finding>> {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    let crlf = text.contains("\r\n");
-    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
-    let close = frame(&lines, bom)?;
-    let yaml_text = lines[1..close].join("\n");
+    let frame = frame(text, bom)?;
     let mut findings = Vec::new();
-    let root = yaml::parse_document(&yaml_text, FILE, 1, &mut findings).map_err(|f| vec![f])?;
+    let yaml_text = &text[frame.yaml.clone()];
+    let root = yaml::parse_document(yaml_text, FILE, 1, &mut findings).map_err(|f| vec![f])?;
     let entries = match root {
         None => Vec::new(),
         Some(node) => into_entries(node)?,
     };
-    let body = lines[close + 1..].join("\n");
-    Ok(Frontmatter { entries, body, body_line: close as u32 + 2, bom, crlf, findings })
+    let body = &text[frame.body_start..];
+    let crlf = text.contains("\r\n");
+    let body = if crlf { body.replace("\r\n", "\n") } else { body.to_string() };
+    Ok(Frontmatter { entries, body, body_line: frame.body_line, bom, crlf, findings })
 }
 
-/// Index of the closing `---` line, or the framing error.
-fn frame(lines: &[&str], bom: bool) -> Result<usize, Vec<Finding>> {
-    if !is_delimiter(lines[0]) {
+/// Byte ranges of a framed SKILL.md.
+struct Frame {
+    yaml: std::ops::Range<usize>,
+    body_start: usize,
+    body_line: u32,
+}
+
+/// Finds the opening and closing `---` lines without splitting the whole file.
+fn frame(text: &str, bom: bool) -> Result<Frame, Vec<Finding>> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or("");
+    if !is_delimiter(first) {
         return Err(vec![missing_frontmatter(bom)]);
     }
-    match lines.iter().skip(1).position(|l| is_delimiter(l)) {
-        Some(i) => Ok(i + 1),
-        None => Err(vec![Finding::error(
-            "frontmatter_unclosed",
-            FILE,
-            "the frontmatter opened on line 1 is never closed",
-        )
-        .at(1, 1)
-        .hint("add a line containing only `---` after the last frontmatter field")]),
+    let mut offset = first.len();
+    for (i, line) in lines.enumerate() {
+        if is_delimiter(line) {
+            let body_start = offset + line.len();
+            return Ok(Frame { yaml: first.len()..offset, body_start, body_line: i as u32 + 3 });
+        }
+        offset += line.len();
     }
+    Err(vec![Finding::error(
+        "frontmatter_unclosed",
+        FILE,
+        "the frontmatter opened on line 1 is never closed",
+    )
+    .at(1, 1)
+    .hint("add a line containing only `---` after the last frontmatter field")])
 }
 
+/// A line (with or without its line break) that is exactly `---`, trailing blanks allowed.
 fn is_delimiter(line: &str) -> bool {
-    line.trim_end_matches([' ', '\t']) == "---"
+    line.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) == "---"
 }
 
 fn missing_frontmatter(bom: bool) -> Finding {

@@ -6,6 +6,7 @@
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use crate::error::Coded;
 use crate::skill::config::CONFIG_FILE;
@@ -170,21 +171,93 @@ fn with_dir(mut v: Validated, dir: &Path) -> Validated {
 /// the classification only (body, reference and file rules need [`load_dir`]).
 pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
     let mut pkg = Package { folder_name: folder_name(dir), files: Vec::new() };
-    let found =
-        ["SKILL.md", "skill.md"].into_iter().find_map(|n| read_head(&dir.join(n)).ok().map(|b| (n, b)));
+    let Ok(handle) = index_io::SkillDir::open(dir) else {
+        return Validated::failed(vec![missing_skill_md(dir)]);
+    };
+    let found = ["SKILL.md", "skill.md"].into_iter().find_map(|n| handle.read_head(n).ok().map(|b| (n, b)));
     let Some((name, head)) = found else {
         return Validated::failed(vec![missing_skill_md(dir)]);
     };
     pkg.files.push(PackageFile { path: name.to_string(), bytes: head, unix_mode: None });
-    if let Ok(bytes) = fs::read(dir.join(CONFIG_FILE)) {
+    if let Ok(bytes) = handle.read_all(CONFIG_FILE) {
         pkg.files.push(PackageFile { path: CONFIG_FILE.to_string(), bytes, unix_mode: None });
     }
-    let scope = Scope::Index { has_scripts: dir.join("scripts").is_dir() };
-    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &Policy::default(), scope), dir);
+    let scope = Scope::Index { has_scripts: handle.is_dir("scripts") };
+    static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
+    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir);
     if let Some(skill) = v.skill.as_mut() {
         skill.files.clear();
     }
     v
+}
+
+/// File access for the index path. On Unix the skill folder is opened once and its entries are
+/// looked up relative to that handle (`openat`), so the long path is walked once per skill, not
+/// once per file; elsewhere it falls back to plain paths.
+mod index_io {
+    use std::fs::File;
+    use std::io::{self, Read};
+    use std::path::Path;
+
+    /// An open skill folder.
+    pub struct SkillDir {
+        #[cfg(unix)]
+        fd: rustix::fd::OwnedFd,
+        #[cfg(not(unix))]
+        path: std::path::PathBuf,
+    }
+
+    impl SkillDir {
+        #[cfg(unix)]
+        pub fn open(dir: &Path) -> io::Result<Self> {
+            use rustix::fs::{Mode, OFlags};
+            let fd =
+                rustix::fs::open(dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?;
+            Ok(SkillDir { fd })
+        }
+
+        #[cfg(not(unix))]
+        pub fn open(dir: &Path) -> io::Result<Self> {
+            Ok(SkillDir { path: dir.to_path_buf() })
+        }
+
+        #[cfg(unix)]
+        fn file(&self, name: &str) -> io::Result<File> {
+            use rustix::fs::{Mode, OFlags};
+            let fd = rustix::fs::openat(&self.fd, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
+            Ok(File::from(fd))
+        }
+
+        #[cfg(not(unix))]
+        fn file(&self, name: &str) -> io::Result<File> {
+            File::open(self.path.join(name))
+        }
+
+        /// True when `name` is a folder inside the skill.
+        #[cfg(unix)]
+        pub fn is_dir(&self, name: &str) -> bool {
+            rustix::fs::statat(&self.fd, name, rustix::fs::AtFlags::empty())
+                .is_ok_and(|st| rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir())
+        }
+
+        /// True when `name` is a folder inside the skill.
+        #[cfg(not(unix))]
+        pub fn is_dir(&self, name: &str) -> bool {
+            self.path.join(name).is_dir()
+        }
+
+        /// The whole file.
+        pub fn read_all(&self, name: &str) -> io::Result<Vec<u8>> {
+            let mut bytes = Vec::new();
+            self.file(name)?.read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+
+        /// The file up to the frontmatter's closing `---` line (or the end).
+        pub fn read_head(&self, name: &str) -> io::Result<Vec<u8>> {
+            super::read_head(self.file(name)?)
+        }
+    }
 }
 
 fn missing_skill_md(dir: &Path) -> Finding {
@@ -194,8 +267,7 @@ fn missing_skill_md(dir: &Path) -> Finding {
 }
 
 /// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end).
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut file = fs::File::open(path)?;
+fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(4096);
     let mut chunk = [0u8; 4096];
     loop {
@@ -235,6 +307,109 @@ fn frontmatter_end(buf: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::model::SkillType;
+
+    const SKILL_MD: &str =
+        "---\nname: demo\ndescription: Answers questions\n---\n# Demo\n\nSee [a](references/a.md).\n";
+
+    fn demo_folder(tmp: &tempfile::TempDir) -> PathBuf {
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(dir.join("references")).unwrap();
+        fs::write(dir.join("SKILL.md"), SKILL_MD).unwrap();
+        fs::write(dir.join("references/a.md"), "# A").unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_becomes_a_sorted_package_without_junk() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        fs::create_dir_all(dir.join("__pycache__")).unwrap();
+        fs::write(dir.join("__pycache__/x.pyc"), "junk").unwrap();
+        let pkg = package_from_dir(&dir).unwrap();
+        let paths: Vec<&str> = pkg.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["SKILL.md", "references/a.md"]);
+        assert_eq!(pkg.folder_name.as_deref(), Some("demo"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_modes_are_kept_so_exec_bits_are_seen() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::set_permissions(dir.join("references/a.md"), fs::Permissions::from_mode(0o755)).unwrap();
+        let pkg = package_from_dir(&dir).unwrap();
+        assert_eq!(pkg.file("references/a.md").unwrap().unix_mode, Some(0o755));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_is_refused() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("references/host.md")).unwrap();
+        let err = package_from_dir(&dir).unwrap_err();
+        assert_eq!(err.code(), "symlink");
+        assert_eq!(err.to_finding().file, "references/host.md");
+    }
+
+    #[test]
+    fn load_dir_sets_the_absolute_folder() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let v = load_dir(&dir, Profile::Skillcase, &Policy::default());
+        assert!(v.findings.is_empty(), "{:?}", v.findings);
+        let skill = v.skill.unwrap();
+        assert!(skill.dir.is_absolute());
+        assert_eq!(skill.skill_md_path(), dir.join("SKILL.md"));
+        assert_eq!(skill.files.len(), 2);
+    }
+
+    #[test]
+    fn an_index_entry_reads_the_frontmatter_and_config_only() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
+        let v = read_index_entry(&dir, Profile::Skillcase);
+        assert!(v.is_valid(), "{:?}", v.findings);
+        let skill = v.skill.unwrap();
+        assert_eq!((skill.name.as_str(), skill.description.as_str()), ("demo", "Answers questions"));
+        assert_eq!(skill.config.category.as_deref(), Some("vendas"));
+        assert!(skill.body.is_empty() && skill.files.is_empty());
+        assert_eq!(skill.dir, std::path::absolute(&dir).unwrap());
+    }
+
+    #[test]
+    fn an_index_entry_sees_scripts_without_walking_them() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("scripts")).unwrap();
+        let v = read_index_entry(&dir, Profile::Skillcase);
+        assert_eq!(v.skill.unwrap().skill_type, SkillType::ComputeToolkit);
+        assert_eq!(v.findings[0].code, "agent_tool_required");
+    }
+
+    #[test]
+    fn an_index_entry_reports_frontmatter_errors() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("SKILL.md"), "---\nname: Demo\ndescription: d\n---\n").unwrap();
+        let v = read_index_entry(&dir, Profile::Standard);
+        assert!(!v.is_valid());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["name_uppercase", "name_mismatch"]);
+    }
+
+    #[test]
+    fn an_index_entry_for_a_folder_without_skill_md_fails() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let v = read_index_entry(tmp.path(), Profile::Skillcase);
+        assert_eq!(v.findings[0].code, "skill_md_missing");
+        assert!(v.skill.is_none());
+    }
 
     #[test]
     fn the_head_stops_after_the_closing_delimiter() {

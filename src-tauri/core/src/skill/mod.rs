@@ -14,3 +14,4 @@ pub mod package;
 pub mod policy;
 pub mod validate;
 pub mod yaml;
+pub mod yaml_fast;

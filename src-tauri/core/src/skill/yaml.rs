@@ -117,7 +117,23 @@ fn looks_numeric(text: &str) -> bool {
 /// `line_offset` is added to the parser's 1-based lines (the frontmatter starts on file line 2).
 /// Fatal problems (syntax) return `Err`; non-fatal ones (duplicate keys, aliases) are pushed to
 /// `findings` and parsing goes on. An empty document is `Ok(None)`.
+///
+/// Simple documents take [`crate::skill::yaml_fast`] (same tree, a fraction of the cost);
+/// everything else goes through the real parser, [`parse_full`].
 pub fn parse_document(
+    yaml: &str,
+    file: &str,
+    line_offset: u32,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<Node>, Finding> {
+    match crate::skill::yaml_fast::parse_simple(yaml, line_offset) {
+        Some(node) => Ok(Some(node)),
+        None => parse_full(yaml, file, line_offset, findings),
+    }
+}
+
+/// The real YAML parser (`yaml-rust2` events) for any document; see [`parse_document`].
+pub fn parse_full(
     yaml: &str,
     file: &str,
     line_offset: u32,

@@ -16,6 +16,8 @@ const RECOMMENDED_TOKENS: usize = 5000;
 const SKILLCASE_LINES: usize = 200;
 /// A2: references over 300 lines should open with a table of contents.
 const TOC_LINES: usize = 300;
+/// How many lines from the top may hold that table of contents.
+const TOC_HEAD_LINES: usize = 60;
 
 /// Runs the body and reference rules that apply to the profile.
 pub(super) fn check(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {
@@ -57,25 +59,48 @@ fn reference_shape(path: &str, bytes: &[u8], out: &mut Vec<Finding>) {
             .hint("keep references one level deep: `references/<file>`"),
         );
     }
-    let Ok(text) = std::str::from_utf8(bytes) else { return };
-    let lines = text.lines().count();
-    if lines > TOC_LINES && !has_toc(text) {
+    if !has_more_lines_than(bytes, TOC_LINES) {
+        return;
+    }
+    if !has_toc(&head_text(bytes)) {
         out.push(
             Finding::warning(
                 "reference_without_toc",
                 path,
-                format!("{path} has {lines} lines and no table of contents"),
+                format!("{path} is over {TOC_LINES} lines and has no table of contents"),
             )
             .hint("add a `## Contents` list of its sections near the top so the agent can navigate it"),
         );
     }
 }
 
+/// True when `bytes` holds more than `n` line breaks; counts in blocks so the loop vectorises
+/// and stops early on long files.
+fn has_more_lines_than(bytes: &[u8], n: usize) -> bool {
+    let mut seen = 0;
+    bytes.chunks(4096).any(|block| {
+        seen += block.iter().filter(|&&b| b == b'\n').count();
+        seen > n
+    })
+}
+
+/// The first lines of a file as text (only the head is searched for a table of contents).
+fn head_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let end = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(TOC_HEAD_LINES)
+        .map_or(bytes.len(), |(i, _)| i);
+    String::from_utf8_lossy(&bytes[..end])
+}
+
 /// A heading or line naming contents near the top, or several links to `#anchors`.
 fn has_toc(text: &str) -> bool {
-    let head: Vec<&str> = text.lines().take(60).collect();
+    let head: Vec<&str> = text.lines().take(TOC_HEAD_LINES).collect();
     let named = head.iter().any(|l| {
-        let l = l.trim_start_matches(['#', ' ', '*']).to_lowercase();
+        let l = l.trim_start_matches(['#', ' ', '*']);
+        let l: String = l.chars().take(20).flat_map(char::to_lowercase).collect();
         ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"]
             .iter()
             .any(|w| l.starts_with(w))

@@ -118,7 +118,7 @@ impl Rules<'_, '_> {
             out.push(self.at(node, empty("name", self.ctx.file)));
             return None;
         }
-        let name: String = raw.trim().nfkc().collect();
+        let name = nfkc(raw.trim());
         for f in name_findings(&name, self.ctx) {
             out.push(self.at(node, f));
         }
@@ -221,6 +221,15 @@ impl Rules<'_, '_> {
     }
 }
 
+/// NFKC normalisation (A2); ASCII is already normal, so it skips the tables.
+fn nfkc(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_string()
+    } else {
+        text.nfkc().collect()
+    }
+}
+
 fn empty(field: &str, file: &str) -> Finding {
     Finding::error(&format!("{field}_empty"), file, format!("`{field}` is empty"))
         .hint(format!("write a value after `{field}:`"))
@@ -273,7 +282,7 @@ fn name_findings(name: &str, ctx: &Ctx<'_>) -> Vec<Finding> {
         );
     }
     if let Some(folder) = &ctx.pkg.folder_name {
-        let folder_nfkc: String = folder.nfkc().collect();
+        let folder_nfkc = nfkc(folder);
         if folder_nfkc != name {
             err(
                 "name_mismatch",

@@ -1,0 +1,186 @@
+//! A fast path for the shape almost every frontmatter has — `key: plain text` lines, with at
+//! most one level of indented `key: plain text` children — so listing thousands of skills does
+//! not pay the full YAML parser's cost per file.
+//!
+//! It is not a second YAML parser: it accepts only a subset whose meaning is unambiguous and
+//! returns `None` for anything else (quotes, comments, lists, block scalars, flow collections,
+//! anchors, tags, continuation lines, duplicate keys, empty values, tabs, `: ` or ` #` inside a
+//! value...), and then [`crate::skill::yaml::parse_document`] runs the real parser. Whenever it
+//! answers, the tree is identical to the real parser's — positions included — which the tests
+//! check on every corpus skill and on edge cases (and a fuzz target can check on anything).
+
+use crate::skill::yaml::{Key, Node, Value};
+
+/// First characters that give a plain scalar a special meaning in YAML.
+const INDICATORS: &[char] =
+    &['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'];
+
+/// The tree for a simple document, or `None` when the real parser must decide.
+pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
+    let mut top: Vec<(Key, Node)> = Vec::new();
+    let mut nested: Option<(usize, Vec<(Key, Node)>)> = None;
+    let mut pending: Option<Key> = None;
+    for (i, raw) in yaml.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let number = i as u32 + 1 + line_offset;
+        if line.trim_start_matches(' ').is_empty() {
+            if line.is_empty() {
+                continue;
+            }
+            return None;
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let (key, value) = entry(line, indent, number)?;
+        if indent == 0 {
+            close_nested(&mut top, &mut nested, &mut pending)?;
+            match value {
+                Some(v) => push(&mut top, key, v)?,
+                None => pending = Some(key),
+            }
+            continue;
+        }
+        let v = value?;
+        let (block_indent, children) = nested.get_or_insert_with(|| (indent, Vec::new()));
+        if pending.is_none() && children.is_empty() || *block_indent != indent {
+            return None;
+        }
+        push(children, key, v)?;
+    }
+    close_nested(&mut top, &mut nested, &mut pending)?;
+    let (line, column) = map_position(&top)?;
+    Some(Node { value: Value::Map(top), line, column })
+}
+
+/// Where the real parser places a block mapping: the line of its first key, the column just
+/// after that key (where its `:` is).
+fn map_position(entries: &[(Key, Node)]) -> Option<(u32, u32)> {
+    let first = &entries.first()?.0;
+    Some((first.line, first.column + first.name.chars().count() as u32))
+}
+
+/// Attaches a finished indented block to the key that opened it; a key with no block is an
+/// empty value, which the real parser handles.
+fn close_nested(
+    top: &mut Vec<(Key, Node)>,
+    nested: &mut Option<(usize, Vec<(Key, Node)>)>,
+    pending: &mut Option<Key>,
+) -> Option<()> {
+    let Some(key) = pending.take() else {
+        return nested.is_none().then_some(());
+    };
+    let (_, children) = nested.take()?;
+    let (line, column) = map_position(&children)?;
+    push(top, key, Node { value: Value::Map(children), line, column })
+}
+
+fn push(entries: &mut Vec<(Key, Node)>, key: Key, value: Node) -> Option<()> {
+    if entries.iter().any(|(k, _)| k.name == key.name) {
+        return None;
+    }
+    entries.push((key, value));
+    Some(())
+}
+
+/// `key: value` or `key:` (value `None`) at `indent`.
+fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> {
+    let rest = &line[indent..];
+    let colon = rest.find(':')?;
+    let name = &rest[..colon];
+    let simple_key = name.chars().next()?.is_ascii_alphanumeric()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !simple_key {
+        return None;
+    }
+    let key = Key { name: name.to_string(), line: number, column: indent as u32 + 1 };
+    let after = &rest[colon + 1..];
+    if after.is_empty() {
+        return Some((key, None));
+    }
+    let text = after.strip_prefix(' ')?.trim_start_matches(' ');
+    let value_start = line.len() - text.len();
+    let text = safe_plain(text)?;
+    let column = line[..value_start].chars().count() as u32 + 1;
+    let node = Node { value: Value::Scalar { text: text.to_string(), plain: true }, line: number, column };
+    Some((key, Some(node)))
+}
+
+/// The value of a one-line plain scalar that means exactly its text, trailing blanks dropped.
+fn safe_plain(text: &str) -> Option<&str> {
+    let text = text.trim_end_matches(' ');
+    let first = text.chars().next()?;
+    let ordinary = !INDICATORS.contains(&first)
+        && !text.contains(": ")
+        && !text.contains(" #")
+        && !text.ends_with(':')
+        && text.chars().all(is_printable);
+    ordinary.then_some(text)
+}
+
+/// YAML's printable set, minus tab (tabs go to the real parser).
+fn is_printable(c: char) -> bool {
+    matches!(c, '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
+        || c >= '\u{10000}'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::yaml::parse_full;
+
+    /// The fast path either declines or agrees with the real parser exactly.
+    fn agrees(yaml: &str) -> bool {
+        let Some(fast) = parse_simple(yaml, 1) else { return false };
+        let mut findings = Vec::new();
+        let full = parse_full(yaml, "SKILL.md", 1, &mut findings).expect("fast path accepted invalid YAML");
+        assert!(findings.is_empty(), "{yaml:?}: {findings:?}");
+        assert_eq!(Some(fast), full, "{yaml:?}");
+        true
+    }
+
+    #[test]
+    fn simple_frontmatter_takes_the_fast_path_and_matches_the_parser() {
+        assert!(agrees("name: demo\ndescription: Answers questions, politely. Use when asked.\n"));
+        assert!(agrees("name: demo\ndescription: a---b ... ok\nlicense: MIT  \n"));
+        assert!(agrees("name: navegação\ndescription: ünïcödé — text 😀\n"));
+        assert!(agrees("name: demo\nmetadata:\n  author: Ana\n  version: 1.0\nlicense: MIT\n"));
+        assert!(agrees("name: demo\r\ndescription: d\r\n"));
+        assert!(agrees("name: demo\n\ndescription: d\n"));
+        assert!(agrees("allowed-tools: Bash(jq:*) Bash(git:*)\nname: x\n"));
+        assert!(agrees("name: demo\nmetadata:\n    deep: indent\n    other: v\n"));
+        assert!(agrees("metadata:\n  a: 1\n"));
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_the_real_parser() {
+        let declined = [
+            "name: 'quoted'\n",
+            "name: \"quoted\"\n",
+            "name: demo # comment\n",
+            "# comment\nname: demo\n",
+            "description: Use when: asked\n",
+            "description: |\n  block\n",
+            "description: >\n  folded\n",
+            "tags: [a, b]\n",
+            "tags:\n  - a\n",
+            "name: &a demo\n",
+            "name: *a\n",
+            "name: !!str demo\n",
+            "name:\n",
+            "name: demo\nname: again\n",
+            "description: first line\n  continued\n",
+            "name:\tdemo\n",
+            "name: demo\n   \n",
+            "metadata:\n  a: 1\n   b: 2\n",
+            "key:value\n",
+            "? complex\n",
+            "- item\n",
+            "\"quoted key\": v\n",
+            "name: -dash\n",
+            "name: ends:\n",
+            "",
+        ];
+        for yaml in declined {
+            assert!(parse_simple(yaml, 1).is_none(), "{yaml:?}");
+        }
+    }
+}

@@ -75,7 +75,7 @@ fn write_library(root: &Path) -> Vec<PathBuf> {
             let skill_md = format!(
                 "---\nname: {name}\ndescription: Answers questions about topic {i} and its edge cases. Use when the \
                  customer asks about frete, prazo or devolução for order type {i}.\nlicense: MIT\n\
-                 metadata:\n  author: bench\n  version: \"1.0\"\n---\n# Topic {i}\n\n{body}"
+                 metadata:\n  author: bench\n  team: support\n---\n# Topic {i}\n\n{body}"
             );
             std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
             if i % 10 == 0 {
@@ -114,19 +114,6 @@ fn level1_from_disk(dirs: &[PathBuf], format: IndexFormat) -> usize {
     index(&skills, format, DEFAULT_BUDGET).text.len()
 }
 
-/// The same path with the folders split across the machine's cores (scoped threads, one chunk
-/// each), as a library scan can do it; the rendering stays single-threaded.
-fn level1_from_disk_parallel(dirs: &[PathBuf], format: IndexFormat) -> usize {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = dirs.len().div_ceil(threads);
-    let skills: Vec<Skill> = std::thread::scope(|scope| {
-        let handles: Vec<_> = dirs.chunks(chunk).map(|part| scope.spawn(|| read_valid(part))).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    assert_eq!(skills.len(), dirs.len(), "every generated skill is valid");
-    index(&skills, format, DEFAULT_BUDGET).text.len()
-}
-
 fn from_disk(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
     let dirs = write_library(tmp.path());
@@ -138,9 +125,6 @@ fn from_disk(c: &mut Criterion) {
     });
     group.bench_function("level1_skillcase", |b| {
         b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Skillcase))
-    });
-    group.bench_function("level1_agentskills_parallel", |b| {
-        b.iter(|| level1_from_disk_parallel(black_box(&dirs), IndexFormat::Agentskills))
     });
     group.finish();
 }

@@ -4,35 +4,37 @@
 //! against `agentskills to-prompt` from the skills-ref package; its CLI adds one trailing newline,
 //! which `skillcase prompt` adds as well).
 
-mod support;
-
 use std::path::Path;
 
 use skillcase_core::skill::disclosure::{index, IndexFormat};
+use skillcase_core::skill::load::load_dir;
 use skillcase_core::skill::model::Skill;
+use skillcase_core::skill::policy::Policy;
+use skillcase_core::skill::validate::Profile;
 
 /// Writes `<root>/<folder>/SKILL.md` with the given frontmatter and body `Body`, exactly as the
-/// reference test does, and returns the skill it describes.
+/// reference test does, and loads it with the folder loader (standard profile), as skills-ref
+/// reads it from disk.
 fn skill_in(root: &Path, folder: &str, name: &str, description: &str) -> Skill {
-    let dir = root.join(folder);
+    let dir = root.canonicalize().unwrap().join(folder);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("SKILL.md"),
         format!("---\nname: {name}\ndescription: {description}\n---\nBody\n"),
     )
     .unwrap();
-    let mut skill = support::skill(name, description);
-    skill.dir = dir.canonicalize().unwrap();
-    skill.body = "Body\n".into();
-    skill
+    let loaded = load_dir(&dir, Profile::Standard, &Policy::default());
+    assert!(loaded.is_valid(), "{:?}", loaded.findings);
+    loaded.skill.unwrap()
 }
 
 fn to_prompt(skills: &[Skill]) -> String {
     index(skills, IndexFormat::Agentskills, usize::MAX).text
 }
 
-fn location(skill: &Skill) -> String {
-    skill.skill_md_path().display().to_string()
+/// The absolute path skills-ref prints: the resolved folder joined with `SKILL.md`.
+fn location(root: &Path, folder: &str) -> String {
+    root.canonicalize().unwrap().join(folder).join("SKILL.md").display().to_string()
 }
 
 #[test]
@@ -57,7 +59,7 @@ fn single_skill() {
         format!(
             "<available_skills>\n<skill>\n<name>\nmy-skill\n</name>\n<description>\nA test skill\n</description>\n\
              <location>\n{}\n</location>\n</skill>\n</available_skills>",
-            location(&skill)
+            location(tmp.path(), "my-skill")
         )
     );
 }
@@ -67,7 +69,7 @@ fn multiple_skills() {
     let tmp = tempfile::tempdir().unwrap();
     let a = skill_in(tmp.path(), "skill-a", "skill-a", "First skill");
     let b = skill_in(tmp.path(), "skill-b", "skill-b", "Second skill");
-    let result = to_prompt(&[a.clone(), b.clone()]);
+    let result = to_prompt(&[a, b]);
 
     assert_eq!(result.matches("<skill>").count(), 2);
     assert_eq!(result.matches("</skill>").count(), 2);
@@ -80,8 +82,8 @@ fn multiple_skills() {
              <skill>\n<name>\nskill-a\n</name>\n<description>\nFirst skill\n</description>\n<location>\n{}\n</location>\n</skill>\n\
              <skill>\n<name>\nskill-b\n</name>\n<description>\nSecond skill\n</description>\n<location>\n{}\n</location>\n</skill>\n\
              </available_skills>",
-            location(&a),
-            location(&b)
+            location(tmp.path(), "skill-a"),
+            location(tmp.path(), "skill-b")
         )
     );
 }

@@ -185,9 +185,9 @@ fn compute_entry_skill() -> Skill {
     let mut s = skill("cep-lookup", "Busca o endereço pelo \"CEP\".");
     s.skill_type = SkillType::ComputeEntry;
     s.config.interface = Some(Interface {
-        input: vec![
-            ("cep".into(), InputField { type_: "string".into(), required: true }),
-            ("numero".into(), InputField { type_: "integer".into(), required: false }),
+        input: [
+            ("cep".to_string(), InputField { type_: "string".into(), required: true }),
+            ("numero".to_string(), InputField { type_: "integer".into(), required: false }),
         ]
         .into_iter()
         .collect(),
@@ -560,4 +560,32 @@ fn dir_reader_reads_files_from_the_skill_folder() {
     s.dir = tmp.path().to_path_buf();
     assert_eq!(file(&s, "references/a.md", &dir_reader(&s)).unwrap(), "# A\n");
     assert_eq!(file(&s, "references/gone.md", &dir_reader(&s)).unwrap_err().code(), "file_unreadable");
+}
+
+#[test]
+fn skillcase_description_whitespace_collapses_to_single_spaces() {
+    let out =
+        index(&[skill("a", "  Frete\tgrátis \r\n para  o Sul ")], IndexFormat::Skillcase, DEFAULT_BUDGET);
+    assert!(
+        out.text.contains("<skill name=\"a\" type=\"prompt\">Frete grátis para o Sul</skill>"),
+        "{}",
+        out.text
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn dir_reader_refuses_a_symbolic_link_planted_in_the_skill_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill_dir = tmp.path().join("a");
+    std::fs::create_dir_all(skill_dir.join("references")).unwrap();
+    std::fs::write(tmp.path().join("secret.txt"), "secret").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), skill_dir.join("references/a.md")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), skill_dir.join("assets")).unwrap();
+    let mut s = with_files(skill("a", "A"), &["references/a.md", "assets/secret.txt"]);
+    s.dir = skill_dir;
+    for path in ["references/a.md", "assets/secret.txt"] {
+        let err = file(&s, path, &dir_reader(&s)).unwrap_err();
+        assert_eq!(err.code(), "file_unreadable", "{path}");
+    }
 }

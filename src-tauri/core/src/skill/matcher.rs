@@ -29,6 +29,16 @@ pub enum Trigger {
     Probe,
 }
 
+impl Trigger {
+    /// `hard` or `probe`, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trigger::Hard => "hard",
+            Trigger::Probe => "probe",
+        }
+    }
+}
+
 /// One skill a message fired, with the keyword that fired it exactly as the skill declares it
 /// (the first declared one when several occur).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -69,7 +79,6 @@ pub fn match_message(skills: &[Skill], message: &str) -> Vec<SkillMatch> {
 /// One keyword of one skill, pre-split into words.
 #[derive(Debug, Clone)]
 struct Pattern {
-    words: Vec<String>,
     skill: usize,
     trigger: Trigger,
     /// Position among the skill's keywords of the same trigger, so the first declared wins.
@@ -77,14 +86,16 @@ struct Pattern {
     keyword: String,
 }
 
-/// The keywords of a set of skills compiled for fast repeated matching: patterns are grouped by
-/// their first word, so matching a message costs one hash lookup per message word plus a
-/// comparison per candidate, independent of how many skills there are.
+/// The keywords of a set of skills compiled for fast repeated matching: patterns are keyed by
+/// their whole word sequence, so matching a message costs one hash lookup per message word and
+/// distinct keyword length (in words), however many skills and keywords there are.
 #[derive(Debug, Clone, Default)]
 pub struct KeywordIndex {
     names: Vec<String>,
     patterns: Vec<Pattern>,
-    by_first_word: HashMap<String, Vec<usize>>,
+    by_words: HashMap<Vec<String>, Vec<usize>>,
+    /// The distinct keyword lengths, in words, ascending.
+    lengths: Vec<usize>,
 }
 
 impl KeywordIndex {
@@ -100,15 +111,20 @@ impl KeywordIndex {
             index.add(id, Trigger::Hard, &matcher.any_keywords);
             index.add(id, Trigger::Probe, &matcher.probe_keywords);
         }
+        index.lengths.sort_unstable();
+        index.lengths.dedup();
         index
     }
 
     fn add(&mut self, skill: usize, trigger: Trigger, keywords: &[String]) {
         for (order, keyword) in keywords.iter().enumerate() {
             let words = words(keyword);
-            let Some(first) = words.first().cloned() else { continue };
-            self.by_first_word.entry(first).or_default().push(self.patterns.len());
-            self.patterns.push(Pattern { words, skill, trigger, order, keyword: keyword.clone() });
+            if words.is_empty() {
+                continue;
+            }
+            self.lengths.push(words.len());
+            self.by_words.entry(words).or_default().push(self.patterns.len());
+            self.patterns.push(Pattern { skill, trigger, order, keyword: keyword.clone() });
         }
     }
 
@@ -118,11 +134,11 @@ impl KeywordIndex {
         let message_words = words(message);
         // Per skill: the best (trigger, declaration order) seen; Hard < Probe, lower order wins.
         let mut best: HashMap<usize, (Trigger, usize, usize)> = HashMap::new();
-        for (at, word) in message_words.iter().enumerate() {
-            let Some(candidates) = self.by_first_word.get(word) else { continue };
-            for &id in candidates {
-                let p = &self.patterns[id];
-                if message_words[at..].starts_with(&p.words) {
+        for at in 0..message_words.len() {
+            for &len in self.lengths.iter().take_while(|&&len| at + len <= message_words.len()) {
+                let Some(ids) = self.by_words.get(&message_words[at..at + len]) else { continue };
+                for &id in ids {
+                    let p = &self.patterns[id];
                     let key = (p.trigger, p.order, id);
                     best.entry(p.skill).and_modify(|b| *b = (*b).min(key)).or_insert(key);
                 }

@@ -9,6 +9,12 @@ use clap::{Parser, Subcommand};
 mod import;
 mod serve;
 mod token;
+#[path = "match.rs"]
+mod match_cmd;
+mod prompt;
+mod read;
+mod read_file;
+mod skills;
 mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
@@ -31,6 +37,14 @@ enum Command {
     Validate(validate::Args),
     /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
     Import(import::Args),
+    /// Print level 1, the index of available skills, for a skills directory.
+    Prompt(prompt::Args),
+    /// Print level 2, what the agent receives when it reads a skill.
+    Read(read::Args),
+    /// Print level 3, one support file of a skill.
+    ReadFile(read_file::Args),
+    /// Show which skills a customer message fires (hard or probe).
+    Match(match_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,5 +72,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Token(args) => token::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Import(args) => import::run(args),
+        Command::Prompt(args) => prompt::run(args),
+        Command::Read(args) => read::run(args),
+        Command::ReadFile(args) => read_file::run(args),
+        Command::Match(args) => match_cmd::run(args),
     }
 }

@@ -17,7 +17,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::escape;
+use super::escape_into;
 use crate::skill::model::{Interface, Skill, SkillType};
 
 /// The default character budget of the index (SPEC A6).
@@ -127,21 +127,22 @@ pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Inde
         text.push_str(SKILLCASE_PREAMBLE);
     }
     text.push_str(OPEN);
-    let frame_chars = text.chars().count() + CLOSE.chars().count();
+    let mut used = text.chars().count() + CLOSE.len();
 
-    let mut used = frame_chars;
     let mut cut = false;
+    let mut entry = String::with_capacity(512);
     let mut entries = Vec::with_capacity(visible.len());
     for (position, skill) in visible.into_iter().enumerate() {
-        let entry = match format {
-            IndexFormat::Agentskills => agentskills_entry(skill),
-            IndexFormat::Skillcase => skillcase_entry(skill),
-        };
-        let chars = entry.chars().count() + 1;
+        entry.clear();
+        match format {
+            IndexFormat::Agentskills => agentskills_entry(&mut entry, skill),
+            IndexFormat::Skillcase => skillcase_entry(&mut entry, skill),
+        }
+        entry.push('\n');
+        let chars = entry.chars().count();
         cut = cut || used + chars > budget_chars;
         if !cut {
             text.push_str(&entry);
-            text.push('\n');
             used += chars;
         }
         entries.push(IndexEntryInfo { name: skill.name.clone(), included: !cut, position, chars });
@@ -150,13 +151,14 @@ pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Inde
     Index { format, text, budget_chars, used_chars: used, entries }
 }
 
-fn agentskills_entry(skill: &Skill) -> String {
-    format!(
-        "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
-        escape(&skill.name),
-        escape(&skill.description),
-        location(skill).display(),
-    )
+fn agentskills_entry(out: &mut String, skill: &Skill) {
+    out.push_str("<skill>\n<name>\n");
+    escape_into(out, &skill.name);
+    out.push_str("\n</name>\n<description>\n");
+    escape_into(out, &skill.description);
+    out.push_str("\n</description>\n<location>\n");
+    out.push_str(&location(skill).to_string_lossy());
+    out.push_str("\n</location>\n</skill>");
 }
 
 /// `<dir>/SKILL.md`, or `<dir>/skill.md` when only the lowercase file exists (as skills-ref does).
@@ -169,39 +171,67 @@ fn location(skill: &Skill) -> std::path::PathBuf {
     }
 }
 
-fn skillcase_entry(skill: &Skill) -> String {
-    let mut attrs = format!(r#"name="{}" type="{}""#, escape(&skill.name), skill.skill_type.as_str());
+fn skillcase_entry(out: &mut String, skill: &Skill) {
+    out.push_str("<skill name=\"");
+    escape_into(out, &skill.name);
+    out.push_str("\" type=\"");
+    out.push_str(skill.skill_type.as_str());
+    out.push('"');
     if let Some(category) = skill.config.category.as_deref().filter(|c| !c.is_empty()) {
-        attrs.push_str(&format!(r#" category="{}""#, escape(category)));
+        out.push_str(" category=\"");
+        escape_into(out, category);
+        out.push('"');
     }
     if !skill.config.tags.is_empty() {
-        let tags: Vec<String> = skill.config.tags.iter().map(|t| escape(t)).collect();
-        attrs.push_str(&format!(r#" tags="{}""#, tags.join(",")));
+        out.push_str(" tags=\"");
+        for (i, tag) in skill.config.tags.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            escape_into(out, tag);
+        }
+        out.push('"');
     }
-    let description: Vec<&str> = skill.description.split_whitespace().collect();
-    let mut entry = format!("<skill {attrs}>{}", escape(&description.join(" ")));
+    out.push('>');
+    push_one_line(out, &skill.description);
     if skill.skill_type == SkillType::ComputeEntry {
-        entry.push('\n');
-        entry.push_str(&input_summary(skill.config.interface.as_ref()));
+        out.push('\n');
+        input_summary(out, skill.config.interface.as_ref());
     }
-    entry.push_str("</skill>");
-    entry
+    out.push_str("</skill>");
 }
 
 /// `input: cep(string, required), numero(string, optional)`, inputs in declared order.
-fn input_summary(interface: Option<&Interface>) -> String {
-    let inputs: Vec<String> = interface
-        .map(|i| &i.input[..])
-        .unwrap_or_default()
-        .iter()
-        .map(|(name, field)| {
-            let need = if field.required { "required" } else { "optional" };
-            format!("{}({}, {need})", escape(name), escape(&field.type_))
-        })
-        .collect();
-    if inputs.is_empty() {
-        "input: none".to_string()
-    } else {
-        format!("input: {}", inputs.join(", "))
+fn input_summary(out: &mut String, interface: Option<&Interface>) {
+    out.push_str("input: ");
+    let mut any = false;
+    for (name, field) in interface.into_iter().flat_map(|i| i.input.iter()) {
+        if any {
+            out.push_str(", ");
+        }
+        any = true;
+        escape_into(out, name);
+        out.push('(');
+        escape_into(out, &field.type_);
+        out.push_str(if field.required { ", required)" } else { ", optional)" });
+    }
+    if !any {
+        out.push_str("none");
+    }
+}
+
+/// Appends `text` escaped, its runs of whitespace (newlines included) written as one space.
+fn push_one_line(out: &mut String, text: &str) {
+    let mut spaced = text.split(' ');
+    let already_one_line =
+        text.trim() == text && spaced.all(|w| !w.is_empty() && !w.contains(char::is_whitespace));
+    if already_one_line {
+        return escape_into(out, text);
+    }
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        escape_into(out, word);
     }
 }

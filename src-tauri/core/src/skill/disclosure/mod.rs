@@ -91,9 +91,20 @@ impl Coded for DisclosureError {
 }
 
 /// A `read` callback over the skill's folder on disk: `references/a.md` -> `<dir>/references/a.md`.
+/// It refuses to follow a symbolic link at any segment below the skill folder, so a link planted
+/// after the skill was loaded cannot make the agent read a file outside it.
 pub fn dir_reader(skill: &Skill) -> impl Fn(&str) -> std::io::Result<Vec<u8>> {
     let dir: PathBuf = skill.dir.clone();
-    move |path: &str| std::fs::read(dir.join(path))
+    move |path: &str| {
+        let mut at = dir.clone();
+        for segment in path.split('/') {
+            at.push(segment);
+            if std::fs::symlink_metadata(&at)?.file_type().is_symlink() {
+                return Err(std::io::Error::other(format!("{segment} is a symbolic link")));
+            }
+        }
+        std::fs::read(at)
+    }
 }
 
 /// Reads `path` and returns it as text: valid UTF-8 without NUL bytes, a leading BOM dropped.
@@ -121,17 +132,27 @@ fn read_text<E: Display>(
 /// close a tag.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            _ => out.push(c),
-        }
-    }
+    escape_into(&mut out, text);
     out
+}
+
+/// [`escape`], appending to `out` (the index renders thousands of values into one buffer).
+pub fn escape_into(out: &mut String, text: &str) {
+    let mut plain_from = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            _ => continue,
+        };
+        out.push_str(&text[plain_from..at]);
+        out.push_str(entity);
+        plain_from = at + 1;
+    }
+    out.push_str(&text[plain_from..]);
 }
 
 #[cfg(test)]

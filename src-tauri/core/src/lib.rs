@@ -5,6 +5,7 @@
 
 pub mod db;
 pub mod error;
+pub mod guard;
 pub mod info;
 pub mod paths;
 pub mod skill;

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod guard;
+
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
 #[derive(Debug, Parser)]
 #[command(name = "skillcase", version, about, long_about = None)]
@@ -18,6 +20,8 @@ struct Cli {
 enum Command {
     /// Print where Skillcase keeps its data and which skills directory it uses.
     Info,
+    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
+    Guard(guard::GuardArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,5 +45,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&info)?);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Guard(args) => guard::run(args),
     }
 }

@@ -1,17 +1,25 @@
 //! The promise detector measured on the labelled phrases in `tests/data/guard/` (repository root).
 //!
-//! The `*-dev.tsv` phrases were used to write the rules; the `*-holdout.tsv` phrases were written
-//! before any rule and never tuned on. Because the same person wrote both, the holdout still shares
-//! the rules' author's idea of a support message, so `*-stress.tsv` adds hard phrasings (unusual
-//! actors, habitual tense, idioms) written after the rules to try to break them, also never tuned
-//! on: its figures are the pessimistic estimate.
-//! Run with `--nocapture` to see the figures and every misclassified phrase.
+//! Four kinds of file, in the order they were written:
+//! - `*-dev.tsv`: the phrases the rules were written against;
+//! - `*-holdout.tsv`: written before any rule and never tuned on. The same person wrote the
+//!   rules, so it shares their idea of a support message and scores high;
+//! - `*-stress.tsv`: hard phrasings (unusual actors, relative clauses, idioms) written after the
+//!   rules to break them. Measured once untuned (precision 1.000, recall 0.350 over both
+//!   languages), then used for tuning, so it now counts as development data;
+//! - `*-fresh.tsv`: written after that tuning and never tuned on — the blind estimate. First and
+//!   only measurement: precision 1.000 (pt-BR 1.000, en 1.000), recall 0.500 (pt-BR 0.300,
+//!   en 0.700). The detector rarely cries wolf; it misses promises phrased in ways no rule
+//!   anticipated (an unlisted team name, a named person, an unlisted verb).
+//!
+//! The floors of the whole set (dev + holdout) and of the blind set are what the detector
+//! measured when they were set, rounded down, so a regression fails the build.
 
 use skillcase_core::guard::detect;
 
-/// Measured on the untuned stress set (see the module doc); a regression guard, not a target.
-const STRESS_PRECISION: f64 = 0.9;
-const STRESS_RECALL: f64 = 0.3;
+/// Floors of the blind set (see the module doc): what it measured, rounded down.
+const FRESH_PRECISION: f64 = 1.0;
+const FRESH_RECALL: f64 = 0.5;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/guard");
 
@@ -156,11 +164,16 @@ fn the_detector_meets_its_floors_on_dev_holdout_and_the_whole_set() {
 }
 
 #[test]
-fn the_stress_set_is_measured_and_stays_above_its_floor() {
-    let pt = measure("pt-BR-stress.tsv");
-    let en = measure("en-stress.tsv");
-    let both = pt.add(en);
+fn the_stress_set_used_for_tuning_is_fully_detected() {
+    let both = measure("pt-BR-stress.tsv").add(measure("en-stress.tsv"));
     both.report("stress (both)");
-    assert!(both.precision() >= STRESS_PRECISION, "stress precision {:.3}", both.precision());
-    assert!(both.recall() >= STRESS_RECALL, "stress recall {:.3}", both.recall());
+    assert_eq!((both.precision(), both.recall()), (1.0, 1.0));
+}
+
+#[test]
+fn the_blind_set_stays_above_its_floors() {
+    let both = measure("pt-BR-fresh.tsv").add(measure("en-fresh.tsv"));
+    both.report("fresh (both)");
+    assert!(both.precision() >= FRESH_PRECISION, "fresh precision {:.3}", both.precision());
+    assert!(both.recall() >= FRESH_RECALL, "fresh recall {:.3}", both.recall());
 }

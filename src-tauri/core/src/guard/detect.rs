@@ -273,6 +273,12 @@ mod tests {
     }
 
     #[test]
+    fn a_department_as_the_object_of_a_check_is_a_thing_not_people() {
+        assert!(!promise("Let me check your billing."));
+        assert!(promise("Let me check with billing."));
+    }
+
+    #[test]
     fn offers_the_lead_has_not_accepted_are_clear() {
         assert!(!promise("Quer que eu chame um atendente?"));
         assert!(!promise("Would you like me to connect you with sales?"));

@@ -4,11 +4,9 @@
 
 use super::{gap, one_of, some_of};
 
-/// People and teams a customer can be promised contact from.
-const PEOPLE: &[&str] = &[
-    "teams?",
-    "departments?",
-    "dept",
+/// Functions of a company: they name a team after a preposition or as a subject, but not as a
+/// direct object ("let me check your billing" is about a bill, "check with billing" about people).
+const FUNCTIONS: &[&str] = &[
     "billing",
     "sales",
     "support",
@@ -17,9 +15,19 @@ const PEOPLE: &[&str] = &[
     "logistics",
     "warehouse",
     "engineering",
+    "legal",
+    "accounts",
+    "retention",
+    "payments",
+];
+
+/// People and teams a customer can be promised contact from.
+const PERSONS: &[&str] = &[
+    "teams?",
+    "departments?",
+    "dept",
     "engineers?",
     "developers?",
-    "legal",
     "managers?",
     "supervisors?",
     "specialists?",
@@ -47,6 +55,10 @@ const PEOPLE: &[&str] = &[
     "help ?desk",
     "service desk",
     "back office",
+    "folks",
+    "crew",
+    "unit",
+    "desk",
 ];
 
 /// Other parties the assistant cannot reach from inside the chat.
@@ -154,6 +166,8 @@ const FOLLOW_UP: &[&str] = &[
     "touch base",
     "update",
     "keep you",
+    "take (?:it|this|over) from here",
+    "take it over",
 ];
 
 /// The follow-ups a pronoun may promise ("we'll email you the invoice" is not one of them).
@@ -229,7 +243,12 @@ const CONSULT: &[&str] = &[
     "see",
     "sort (?:this|it) out",
     "look into (?:this|it)",
+    "follow up",
 ];
+
+/// Checking something by going to someone directly ("ask billing", "chase the warehouse").
+const CONSULT_DIRECT: &[&str] =
+    &["ask", "consult", "chase", "contact", "ping", "page", "call", "e-?mail", "message", "notify", "alert"];
 
 /// Prepositions joining a check to the people it is checked with.
 const WITH: &[&str] = &["with", "to", "by", "from"];
@@ -251,6 +270,7 @@ const FORWARD: &[&str] = &[
     "put you through",
     "open(?:ed|ing)? a (?:support )?(?:ticket|case|request)",
     "submit(?:ted|ting)? (?:a|your|the) (?:ticket|request)",
+    "log(?:ged|ging)?",
 ];
 
 /// Subjects and auxiliaries in front of a forwarding verb ("I've", "I'm", "we have just").
@@ -306,6 +326,20 @@ const INVOLVE: &[&str] = &[
     "connect you (?:with|to)",
     "transfer you to",
     "put you in touch with",
+    "getting",
+    "having",
+    "asking",
+    "notifying",
+    "alerting",
+    "looping in",
+    "bringing in",
+    "pinging",
+    "paging",
+    "contacting",
+    "calling in",
+    "connecting you (?:with|to)",
+    "transferring you to",
+    "putting you in touch with",
 ];
 
 /// Inherently human contact the lead will receive ("you'll receive a call").
@@ -318,12 +352,16 @@ const MEDIA: &[&str] =
 /// A person or team as a subject ("one of our agents"); the words between it and its verb are
 /// left to the rule's gap ("our billing specialists are going to").
 fn people() -> String {
-    format!("{}{}", some_of(DETERMINERS, 3), one_of(PEOPLE))
+    format!("{}{}", some_of(DETERMINERS, 3), any_people())
+}
+
+fn any_people() -> String {
+    format!("(?:{}|{})", one_of(PERSONS), one_of(FUNCTIONS))
 }
 
 /// A person or team after a preposition, with up to two modifiers ("from our claims team").
 fn named_people() -> String {
-    format!(r"{}(?:[a-z-]+ ){{0,2}}{}", some_of(DETERMINERS, 3), one_of(PEOPLE))
+    format!(r"{}(?:[a-z-]+ ){{0,2}}{}", some_of(DETERMINERS, 3), any_people())
 }
 
 fn first_person() -> String {
@@ -345,7 +383,7 @@ fn person_will_follow_up() -> String {
 /// "they'll be in touch", "we will call you back".
 fn pronoun_will_contact() -> String {
     format!(
-        r"\b(?:they|he|she|we){future}(?: {adverb}){{0,2}} {contact}\b",
+        r"\b(?:they|he|she|we|who){future}(?: {adverb}){{0,2}} {contact}\b",
         future = one_of(FUTURE),
         adverb = one_of(ADVERBS),
         contact = one_of(CONTACT),
@@ -355,13 +393,14 @@ fn pronoun_will_contact() -> String {
 /// The assistant will check with people it cannot reach in the chat: "I'll check with the team".
 fn consult_people() -> String {
     format!(
-        r"\b(?:{me}|i'm|i am) {consult}(?:ing)?{gap} (?:{with} )?{dets}(?:{people}|{parties})\b",
+        r"\b(?:{me}|i'm|i am) (?:{consult}(?:ing)?{gap} {with}|{direct}(?:ing)?) {dets}(?:[a-z-]+ ){{0,2}}(?:{people}|{parties})\b",
         me = first_person(),
         consult = one_of(CONSULT),
+        direct = one_of(CONSULT_DIRECT),
         gap = gap(4),
         with = one_of(WITH),
         dets = some_of(DETERMINERS, 3),
-        people = one_of(PEOPLE),
+        people = any_people(),
         parties = one_of(PARTIES),
     )
 }
@@ -391,7 +430,7 @@ fn come_back_later() -> String {
         "i'm gonna",
     ]);
     format!(
-        r"\b(?:{subject}(?: {adverb}){{0,2}} {returns}|and (?:then )?(?:get back to you|follow up with you|circle back|be in touch|let you know (?:as soon as|once|when|what)))",
+        r"\b(?:{subject}(?: {adverb}){{0,2}} {returns}|and (?:then )?(?:get back to you|follow up with you|circle back|be in touch|come back to you|update you|reach out to you|let you know (?:as soon as|once|when|what)))",
         adverb = one_of(ADVERBS),
     )
 }
@@ -417,7 +456,7 @@ fn involve_people() -> String {
         me = first_person(),
         forwarder = one_of(&["i'm", "i am", "i've", "i have"]),
         involve = one_of(INVOLVE),
-        people = people(),
+        people = named_people(),
     )
 }
 

@@ -41,6 +41,11 @@ const PEOPLE: &[&str] = &[
     "n2",
     "segundo nivel",
     "back ?office",
+    "lider(?:es)?",
+    "plantao",
+    "pos-?venda",
+    "chefe",
+    "encarregad[oa]",
 ];
 
 /// Other parties the assistant cannot reach from inside the chat: checking *with* them means
@@ -153,6 +158,10 @@ const CONTACT: &[&str] = &[
     "escrever",
 ];
 
+/// Follow-ups in the irregular future ("fará contato", "trará uma resposta").
+const FOLLOW_UP_LATER: &[&str] =
+    &["far(?:a|ao) contato", "trar(?:a|ao) (?:uma |um )?(?:resposta|retorno|posicao)"];
+
 /// Present-tense follow-ups that mean "soon" in a chat ("a equipe te liga amanhã").
 const PRESENT_FOLLOW_UP: &[&str] = &[
     "entram? em contato", "fazem? contato", "(?:liga|ligam|falam?) (?:para|pra|com) voce", "retornam? o contato",
@@ -202,6 +211,9 @@ const FORWARD: &[&str] = &[
     "mandar",
     "pedir",
     "solicitar",
+    "registrar",
+    "anotar",
+    "deixar (?:registrado|anotado)",
 ];
 const FORWARD_DONE: &[&str] = &[
     "encaminhei",
@@ -214,6 +226,9 @@ const FORWARD_DONE: &[&str] = &[
     "mandei",
     "pedi",
     "solicitei",
+    "registrei",
+    "anotei",
+    "deixei (?:registrado|anotado)",
 ];
 const FORWARD_DOING: &[&str] = &[
     "encaminhando",
@@ -274,7 +289,7 @@ fn first_person() -> String {
 /// A person or team, then a future follow-up: "um atendente vai entrar em contato".
 fn person_will_follow_up() -> String {
     format!(
-        r"\b{people}{gap} (?:{future}(?: {adverb})? (?:{clitic} )?{follow}|(?:(?:te|lhe) )?{follow_later}|{present})\b",
+        r"\b(?:{people}{gap} (?:{future}(?: {adverb})? (?:{clitic} )?{follow}|(?:(?:te|lhe) )?(?:{follow_later}|{irregular})|{present})|quem {future} (?:{clitic} )?{follow}{gap} (?:e|sera|vai ser) {people})\b",
         people = people(),
         gap = gap(6),
         future = one_of(FUTURE),
@@ -282,6 +297,7 @@ fn person_will_follow_up() -> String {
         clitic = one_of(&["te", "lhe", "o", "a", "com voce"]),
         follow = one_of(FOLLOW_UP),
         follow_later = conjugate(FOLLOW_UP, &["a", "ao"]),
+        irregular = one_of(FOLLOW_UP_LATER),
         present = one_of(PRESENT_FOLLOW_UP),
     )
 }
@@ -319,9 +335,9 @@ fn consult_people() -> String {
 fn come_back_later() -> String {
     let later = "(?:assim que|quando|logo|em breve|mais tarde|depois|ainda hoje|amanha|o quanto antes|com)";
     let alternatives = [
-        "(?:te|lhe) (?:retorno|retornamos|retornarei|retornaremos|ligo|ligamos|ligarei|ligaremos|chamo de volta|atualizo|atualizamos|procuro|mantenho (?:informad|atualizad)[oa]s?|mantemos (?:informad|atualizad)[oa]s?|(?:dou|damos|darei|daremos) (?:um |uma )?(?:retorno|posicao)|trago (?:uma |um )?(?:resposta|posicao|retorno|novidades))".to_string(),
+        "(?:te|lhe) (?:retorno|retornamos|retornarei|retornaremos|ligo|ligamos|ligarei|ligaremos|chamo de volta|atualizo|atualizamos|procuro|mantenho (?:informad|atualizad)[oa]s?|mantemos (?:informad|atualizad)[oa]s?|(?:dou|damos|darei|daremos) (?:um |uma )?(?:retorno|posicao)|(?:trago|passo) (?:uma |um )?(?:resposta|posicao|retorno|novidades|atualizacao))".to_string(),
         format!("(?:te|lhe) respond(?:o|emos|erei|eremos) {later}"),
-        "(?:te|lhe) (?:aviso|avisamos|avisarei|avisaremos|informo|informamos)(?: (?:assim|quando|logo|em breve|mais tarde|depois|por aqui|por e-?mail|amanha|hoje|ainda|se|caso|o quanto antes)\\b|\\s*[.,;!?]|$)".to_string(),
+        "(?:te|lhe) (?:aviso|avisamos|avisarei|avisaremos|informo|informamos|falo|falamos)(?: (?:assim|quando|logo|em breve|mais tarde|depois|por aqui|por e-?mail|amanha|hoje|ainda|se|caso|o quanto antes)\\b|\\s*[.,;!?]|$)".to_string(),
         "(?:vou|vamos|irei|iremos) (?:te |lhe )?(?:retornar|dar (?:um )?retorno|ligar|telefonar|entrar em contato|fazer contato|manter (?:voce |o senhor |a senhora )?(?:informad|atualizad)[oa]s?|chamar de volta)".to_string(),
         format!("(?:vou|vamos|irei|iremos) (?:te |lhe )?(?:avisar|atualizar|responder|procurar) {later}"),
         "(?:te |lhe )?(?:retornarei|retornaremos|ligarei|ligaremos|entrarei em contato|entraremos em contato|farei contato|faremos contato)".to_string(),

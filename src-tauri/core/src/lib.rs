@@ -3,6 +3,7 @@
 //! This crate never depends on tauri, so it builds and tests on a machine without a window
 //! system. The desktop shell (`src-tauri/src`) is a thin layer of commands over these modules.
 
+pub mod cases;
 pub mod db;
 pub mod error;
 pub mod guard;

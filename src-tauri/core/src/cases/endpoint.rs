@@ -1,0 +1,158 @@
+//! The agent endpoint's settings: where replies are POSTed, the signing secret, the timeout and
+//! how many attempts a delivery gets. Stored in the one-row `agent_endpoint` table; validated on
+//! the way in so the worker never meets a URL it cannot use.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::clock;
+use super::error::CasesError;
+use super::signature;
+
+/// The request timeout when the person does not choose one (SPEC B3).
+pub const DEFAULT_TIMEOUT_SECS: u32 = 10;
+/// Attempts before a delivery is `dead`: with backoff doubling from about 1 s to 5 min, 15
+/// attempts keep trying for roughly half an hour.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 15;
+/// The accepted timeout range, in seconds.
+pub const TIMEOUT_RANGE: std::ops::RangeInclusive<u32> = 1..=120;
+/// The accepted attempt-limit range.
+pub const MAX_ATTEMPTS_RANGE: std::ops::RangeInclusive<u32> = 1..=100;
+
+/// The endpoint as the delivery worker uses it, secret included. Never sent to the UI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointSettings {
+    pub url: String,
+    pub secret: String,
+    pub timeout_secs: u32,
+    pub max_attempts: u32,
+    pub enabled: bool,
+}
+
+/// The endpoint as Settings shows it: everything but the secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EndpointView {
+    pub url: String,
+    pub has_secret: bool,
+    pub timeout_secs: u32,
+    pub max_attempts: u32,
+    pub enabled: bool,
+    pub updated_at: String,
+}
+
+/// What Settings saves. A missing `secret` keeps the stored one; missing numbers take the
+/// defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EndpointInput {
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub secret: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub timeout_secs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_attempts: Option<u32>,
+    pub enabled: bool,
+}
+
+/// The stored endpoint, if one was ever configured.
+pub fn get_endpoint(conn: &Connection) -> Result<Option<EndpointSettings>, CasesError> {
+    Ok(conn
+        .query_row(
+            "SELECT url, secret, timeout_secs, max_attempts, enabled FROM agent_endpoint WHERE id = 1",
+            [],
+            |r| {
+                Ok(EndpointSettings {
+                    url: r.get(0)?,
+                    secret: r.get(1)?,
+                    timeout_secs: r.get(2)?,
+                    max_attempts: r.get(3)?,
+                    enabled: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The stored endpoint without its secret, for Settings.
+pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesError> {
+    Ok(conn
+        .query_row(
+            "SELECT url, secret <> '', timeout_secs, max_attempts, enabled, updated_at FROM agent_endpoint WHERE id = 1",
+            [],
+            |r| {
+                Ok(EndpointView {
+                    url: r.get(0)?,
+                    has_secret: r.get(1)?,
+                    timeout_secs: r.get(2)?,
+                    max_attempts: r.get(3)?,
+                    enabled: r.get(4)?,
+                    updated_at: r.get(5)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Validates and stores the endpoint: the URL must be absolute `http` or `https` with a host
+/// (`invalid_endpoint_url`), the secret usable for signing and the numbers in range
+/// (`invalid_endpoint_setting`). Nothing is stored when any of them is wrong.
+pub fn set_endpoint(conn: &Connection, input: EndpointInput) -> Result<EndpointView, CasesError> {
+    let url = checked_url(&input.url)?;
+    let timeout_secs =
+        in_range("timeout_secs", input.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS), TIMEOUT_RANGE)?;
+    let max_attempts =
+        in_range("max_attempts", input.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS), MAX_ATTEMPTS_RANGE)?;
+    let secret = match input.secret.as_deref().map(str::trim) {
+        Some(secret) => {
+            signature::signing_key(secret)?;
+            secret.to_string()
+        }
+        None => get_endpoint(conn)?.map(|e| e.secret).ok_or(CasesError::InvalidEndpointSetting {
+            field: "secret",
+            reason: "is required the first time the endpoint is configured".into(),
+        })?,
+    };
+    conn.execute(
+        "INSERT INTO agent_endpoint (id, url, secret, timeout_secs, max_attempts, enabled, updated_at) \
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6) \
+         ON CONFLICT (id) DO UPDATE SET url = excluded.url, secret = excluded.secret, \
+         timeout_secs = excluded.timeout_secs, max_attempts = excluded.max_attempts, \
+         enabled = excluded.enabled, updated_at = excluded.updated_at",
+        params![url, secret, timeout_secs, max_attempts, input.enabled, clock::now()],
+    )?;
+    Ok(endpoint_view(conn)?.expect("the row was just written"))
+}
+
+fn checked_url(raw: &str) -> Result<String, CasesError> {
+    let raw = raw.trim();
+    let refuse =
+        |reason: &str| CasesError::InvalidEndpointUrl { url: raw.to_string(), reason: reason.to_string() };
+    let url = reqwest::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refuse("the scheme must be http or https"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(refuse("it has no host"));
+    }
+    Ok(url.to_string())
+}
+
+fn in_range(
+    field: &'static str,
+    value: u32,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, CasesError> {
+    if !range.contains(&value) {
+        return Err(CasesError::InvalidEndpointSetting {
+            field,
+            reason: format!("{value} is outside {}..={}", range.start(), range.end()),
+        });
+    }
+    Ok(value)
+}

@@ -1,0 +1,371 @@
+//! Reading cases: one case with its timeline and deliveries, and the inbox pages with their
+//! tab counts. Nothing here writes; every change goes through [`super::transition`] or
+//! [`super::outbox`].
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::error::CasesError;
+use super::model::{
+    Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryState, EventKind,
+    HumanAction, Lead,
+};
+
+/// A case as the detail screen and `GET /v1/cases/{id}` show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CaseWithTimeline {
+    pub case: Case,
+    /// Every event, oldest first.
+    pub events: Vec<CaseEvent>,
+    /// Every delivery of a reply to the agent endpoint, oldest first.
+    pub deliveries: Vec<Delivery>,
+}
+
+/// The inbox tabs of SPEC C1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CaseTab {
+    /// `awaiting_human`: a person must answer.
+    WaitingOnYou,
+    /// `awaiting_lead`: the agent is asking the customer.
+    WaitingOnCustomer,
+    /// `resolved`, `escalated` or `cancelled`.
+    Closed,
+}
+
+impl CaseTab {
+    fn statuses(self) -> &'static [CaseStatus] {
+        match self {
+            CaseTab::WaitingOnYou => &[CaseStatus::AwaitingHuman],
+            CaseTab::WaitingOnCustomer => &[CaseStatus::AwaitingLead],
+            CaseTab::Closed => &[CaseStatus::Resolved, CaseStatus::Escalated, CaseStatus::Cancelled],
+        }
+    }
+}
+
+/// Which cases an inbox page shows. Tab and status narrow together; `search` matches the
+/// number (`1042` or `#1042`), title, summary, conversation id and the lead's name and contact.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CaseFilter {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tab: Option<CaseTab>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<CaseStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub search: Option<String>,
+    #[serde(default)]
+    pub offset: u32,
+    /// At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
+    #[serde(default)]
+    pub limit: u32,
+}
+
+/// Page size when the filter does not say.
+pub const DEFAULT_PAGE: u32 = 50;
+/// The largest page served at once.
+pub const MAX_PAGE: u32 = 200;
+
+/// How many cases each tab holds, for the tab labels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TabCounts {
+    pub waiting_on_you: i64,
+    pub waiting_on_customer: i64,
+    pub closed: i64,
+}
+
+/// One inbox row: the case and the state of its latest delivery (for the badge).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CaseListItem {
+    pub case: Case,
+    pub latest_delivery: Option<DeliveryState>,
+}
+
+/// One page of the inbox. Open cases come longest-waiting first; closed ones most recently
+/// closed first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CasePage {
+    pub items: Vec<CaseListItem>,
+    /// How many cases match the filter in all pages.
+    pub total: i64,
+    pub offset: u32,
+    pub limit: u32,
+    /// Counts per tab, ignoring the filter, for the tab labels.
+    pub counts: TabCounts,
+}
+
+pub(crate) const CASE_COLUMNS: &str = "id, number, conversation_id, lead_id, lead_name, lead_channel, \
+     lead_contact, agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, \
+     updated_at, closed_at";
+
+const EVENT_COLUMNS: &str = "seq, case_id, kind, actor, actor_name, at, payload";
+
+pub(crate) const DELIVERY_COLUMNS: &str =
+    "id, case_id, event_seq, action, state, attempts, next_attempt_at, \
+     last_error, last_status, created_at, updated_at, delivered_at";
+
+/// The case with its whole timeline and deliveries; `case_not_found` if there is none.
+pub fn get_case(conn: &Connection, id: &str) -> Result<CaseWithTimeline, CasesError> {
+    let case = find_case(conn, id)?;
+    Ok(CaseWithTimeline {
+        events: events_for_case(conn, id)?,
+        deliveries: deliveries_for_case(conn, id)?,
+        case,
+    })
+}
+
+/// Just the case; `case_not_found` if there is none.
+pub fn find_case(conn: &Connection, id: &str) -> Result<Case, CasesError> {
+    conn.query_row(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE id = ?1"), [id], case_from_row)
+        .optional()?
+        .ok_or_else(|| CasesError::CaseNotFound { id: id.to_string() })?
+}
+
+/// The open case of a conversation, if it has one (the guardrail asks this before vetoing).
+pub fn open_case_for_conversation(
+    conn: &Connection,
+    conversation_id: &str,
+) -> Result<Option<Case>, CasesError> {
+    conn.query_row(
+        &format!(
+            "SELECT {CASE_COLUMNS} FROM cases WHERE conversation_id = ?1 \
+             AND status IN ('awaiting_human', 'awaiting_lead')"
+        ),
+        [conversation_id],
+        case_from_row,
+    )
+    .optional()?
+    .transpose()
+}
+
+/// The timeline of a case, oldest first.
+pub fn events_for_case(conn: &Connection, case_id: &str) -> Result<Vec<CaseEvent>, CasesError> {
+    let mut stmt =
+        conn.prepare(&format!("SELECT {EVENT_COLUMNS} FROM case_events WHERE case_id = ?1 ORDER BY seq"))?;
+    let rows = stmt.query_map([case_id], event_from_row)?;
+    rows.map(|r| r?).collect()
+}
+
+/// The deliveries of a case, oldest first.
+pub fn deliveries_for_case(conn: &Connection, case_id: &str) -> Result<Vec<Delivery>, CasesError> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE case_id = ?1 ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map([case_id], delivery_from_row)?;
+    rows.map(|r| r?).collect()
+}
+
+/// One delivery; `delivery_not_found` if there is none.
+pub fn get_delivery(conn: &Connection, id: &str) -> Result<Delivery, CasesError> {
+    conn.query_row(
+        &format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = ?1"),
+        [id],
+        delivery_from_row,
+    )
+    .optional()?
+    .ok_or_else(|| CasesError::DeliveryNotFound { id: id.to_string() })?
+}
+
+/// One inbox page for `filter`, with the per-tab counts.
+pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, CasesError> {
+    let limit = match filter.limit {
+        0 => DEFAULT_PAGE,
+        n => n.min(MAX_PAGE),
+    };
+    let (where_sql, args) = filter_sql(filter);
+    let total: i64 = conn.query_row(
+        &format!("SELECT count(*) FROM cases {where_sql}"),
+        rusqlite::params_from_iter(&args),
+        |r| r.get(0),
+    )?;
+    let order = if filter.tab == Some(CaseTab::Closed) {
+        "closed_at DESC, number DESC"
+    } else {
+        "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC"
+    };
+    let sql = format!(
+        "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
+         ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1) FROM cases {where_sql} ORDER BY {order} \
+         LIMIT {limit} OFFSET {}",
+        filter.offset
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(&args), |row| {
+        let latest: Option<String> = row.get(18)?;
+        Ok((case_from_row(row)?, latest))
+    })?;
+    let mut items = Vec::new();
+    for row in rows {
+        let (case, latest) = row?;
+        let latest_delivery =
+            latest.map(|s| parse_enum("delivery state", &s, DeliveryState::parse)).transpose()?;
+        items.push(CaseListItem { case: case?, latest_delivery });
+    }
+    Ok(CasePage { items, total, offset: filter.offset, limit, counts: tab_counts(conn)? })
+}
+
+/// How many cases each inbox tab holds.
+pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
+    Ok(conn.query_row(
+        "SELECT \
+           coalesce(sum(status = 'awaiting_human'), 0), \
+           coalesce(sum(status = 'awaiting_lead'), 0), \
+           coalesce(sum(status IN ('resolved', 'escalated', 'cancelled')), 0) \
+         FROM cases",
+        [],
+        |r| Ok(TabCounts { waiting_on_you: r.get(0)?, waiting_on_customer: r.get(1)?, closed: r.get(2)? }),
+    )?)
+}
+
+fn filter_sql(filter: &CaseFilter) -> (String, Vec<String>) {
+    let mut clauses = Vec::new();
+    let mut args: Vec<String> = Vec::new();
+    if let Some(tab) = filter.tab {
+        let names: Vec<String> = tab.statuses().iter().map(|s| format!("'{}'", s.as_str())).collect();
+        clauses.push(format!("status IN ({})", names.join(", ")));
+    }
+    if let Some(status) = filter.status {
+        args.push(status.as_str().to_string());
+        clauses.push(format!("status = ?{}", args.len()));
+    }
+    if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        let mut alternatives = Vec::new();
+        if let Ok(number) = search.trim_start_matches('#').parse::<i64>() {
+            alternatives.push(format!("number = {number}"));
+        }
+        args.push(format!("%{}%", escape_like(search)));
+        let n = args.len();
+        for column in ["title", "summary", "conversation_id", "lead_name", "lead_contact"] {
+            alternatives.push(format!("{column} LIKE ?{n} ESCAPE '\\'"));
+        }
+        clauses.push(format!("({})", alternatives.join(" OR ")));
+    }
+    let where_sql =
+        if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
+    (where_sql, args)
+}
+
+fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+fn parse_enum<T>(what: &'static str, value: &str, parse: fn(&str) -> Option<T>) -> Result<T, CasesError> {
+    parse(value).ok_or_else(|| CasesError::Corrupt { what, value: value.to_string() })
+}
+
+/// Maps a row selected with [`CASE_COLUMNS`]. The outer error is SQLite's; the inner one a
+/// stored value this build does not know.
+pub(crate) fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Case, CasesError>> {
+    let status: String = row.get(8)?;
+    let source: String = row.get(13)?;
+    let context: String = row.get(12)?;
+    let build =
+        |status: CaseStatus, source: CaseSource, context: Vec<ContextMessage>| -> rusqlite::Result<Case> {
+            Ok(Case {
+                id: row.get(0)?,
+                number: row.get(1)?,
+                conversation_id: row.get(2)?,
+                lead: Lead { id: row.get(3)?, name: row.get(4)?, channel: row.get(5)?, contact: row.get(6)? },
+                agent_id: row.get(7)?,
+                status,
+                title: row.get(9)?,
+                summary: row.get(10)?,
+                blocker: row.get(11)?,
+                context,
+                source,
+                waiting_since: row.get(14)?,
+                opened_at: row.get(15)?,
+                updated_at: row.get(16)?,
+                closed_at: row.get(17)?,
+            })
+        };
+    let parsed = (|| {
+        let status = parse_enum("case status", &status, CaseStatus::parse)?;
+        let source = parse_enum("case source", &source, CaseSource::parse)?;
+        let context: Vec<ContextMessage> = serde_json::from_str(&context)
+            .map_err(|_| CasesError::Corrupt { what: "case context", value: context.clone() })?;
+        Ok::<_, CasesError>((status, source, context))
+    })();
+    match parsed {
+        Ok((status, source, context)) => build(status, source, context).map(Ok),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
+fn event_from_row(row: &Row<'_>) -> rusqlite::Result<Result<CaseEvent, CasesError>> {
+    let kind: String = row.get(2)?;
+    let actor: String = row.get(3)?;
+    let payload: String = row.get(6)?;
+    let (seq, case_id, actor_name, at) = (row.get(0)?, row.get(1)?, row.get(4)?, row.get(5)?);
+    Ok((|| {
+        Ok(CaseEvent {
+            seq,
+            case_id,
+            kind: parse_enum("event kind", &kind, EventKind::parse)?,
+            actor: parse_enum("event actor", &actor, Actor::parse)?,
+            actor_name,
+            at,
+            payload: serde_json::from_str(&payload)
+                .map_err(|_| CasesError::Corrupt { what: "event payload", value: payload.clone() })?,
+        })
+    })())
+}
+
+/// Maps a row selected with [`DELIVERY_COLUMNS`].
+pub(crate) fn delivery_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Delivery, CasesError>> {
+    let action: String = row.get(3)?;
+    let state: String = row.get(4)?;
+    let id = row.get(0)?;
+    let case_id = row.get(1)?;
+    let event_seq = row.get(2)?;
+    let attempts = row.get(5)?;
+    let next_attempt_at = row.get(6)?;
+    let last_error = row.get(7)?;
+    let last_status = row.get(8)?;
+    let created_at = row.get(9)?;
+    let updated_at = row.get(10)?;
+    let delivered_at = row.get(11)?;
+    Ok((|| {
+        Ok(Delivery {
+            id,
+            case_id,
+            event_seq,
+            action: parse_enum("delivery action", &action, HumanAction::parse)?,
+            state: parse_enum("delivery state", &state, DeliveryState::parse)?,
+            attempts,
+            next_attempt_at,
+            last_error,
+            last_status,
+            created_at,
+            updated_at,
+            delivered_at,
+        })
+    })())
+}
+
+/// Appends one event to a case's timeline (the only write path to `case_events`, used inside
+/// the transactions of [`super::transition`] and [`super::outbox`]). Returns its `seq`.
+pub(crate) fn append_event(
+    conn: &Connection,
+    case_id: &str,
+    kind: EventKind,
+    actor: Actor,
+    actor_name: Option<&str>,
+    at: &str,
+    payload: &serde_json::Value,
+) -> Result<i64, CasesError> {
+    conn.execute(
+        "INSERT INTO case_events (case_id, kind, actor, actor_name, at, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![case_id, kind.as_str(), actor.as_str(), actor_name, at, payload.to_string()],
+    )?;
+    Ok(conn.last_insert_rowid())
+}

@@ -1,0 +1,329 @@
+//! Every state change of a case (SPEC B2), one function per transition.
+//!
+//! Each function is a single `BEGIN IMMEDIATE` transaction that checks the current status,
+//! writes the new state and its event together (and, for a person's reply, the outbox delivery
+//! that relays it to the agent), or changes nothing at all. The transition table lives in
+//! [`allowed`] and nowhere else.
+
+use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use ts_rs::TS;
+
+use super::clock;
+use super::error::CasesError;
+use super::model::{Actor, Case, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
+use super::outbox;
+use super::store::{append_event, find_case, open_case_for_conversation};
+
+/// The longest conversation id, title, lead field or agent id accepted, in characters.
+pub const MAX_SHORT_TEXT: usize = 200;
+/// The most context messages a case keeps.
+pub const MAX_CONTEXT_MESSAGES: usize = 100;
+
+/// The result of opening a case: the new case, or the one already open for the conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct OpenOutcome {
+    pub case: Case,
+    /// True when the conversation already had an open case and no new one was made.
+    pub already_open: bool,
+}
+
+/// A transition someone asks for, named as `invalid_transition` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Move {
+    Reply(HumanAction),
+    ProvideUpdate,
+    LeadAsked,
+    LeadUnresponsive,
+    Cancel,
+}
+
+impl Move {
+    fn name(self) -> &'static str {
+        match self {
+            Move::Reply(action) => action.as_str(),
+            Move::ProvideUpdate => "provide_update",
+            Move::LeadAsked => "lead_asked",
+            Move::LeadUnresponsive => "lead_unresponsive",
+            Move::Cancel => "cancel",
+        }
+    }
+}
+
+/// The transition table of SPEC B2: the status a move leads to from `from`, or `None` when the
+/// move is not allowed there. Recording what the lead was asked or that they went quiet keeps
+/// the case waiting on the lead.
+fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
+    use CaseStatus::*;
+    match (from, mv) {
+        (AwaitingHuman, Move::Reply(HumanAction::Resolved)) => Some(Resolved),
+        (AwaitingHuman, Move::Reply(HumanAction::NeedLeadInfo)) => Some(AwaitingLead),
+        (AwaitingHuman | AwaitingLead, Move::Reply(HumanAction::Escalate)) => Some(Escalated),
+        (AwaitingLead, Move::ProvideUpdate) => Some(AwaitingHuman),
+        (AwaitingLead, Move::LeadAsked | Move::LeadUnresponsive) => Some(AwaitingLead),
+        (AwaitingHuman | AwaitingLead, Move::Cancel) => Some(Cancelled),
+        _ => None,
+    }
+}
+
+/// Opens a case for a conversation, or returns the one already open for it (`already_open`).
+/// The case starts `awaiting_human`, waiting since now, with the next short number.
+pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesError> {
+    let new = checked_new_case(new)?;
+    immediate(conn, |tx| {
+        if let Some(case) = open_case_for_conversation(tx, &new.conversation_id)? {
+            return Ok(OpenOutcome { case, already_open: true });
+        }
+        let id = uuid::Uuid::new_v4().to_string();
+        let number: i64 = tx.query_row(
+            "UPDATE case_counter SET next = next + 1 WHERE id = 1 RETURNING next - 1",
+            [],
+            |r| r.get(0),
+        )?;
+        let now = clock::now();
+        let context = serde_json::to_string(&new.context).expect("context messages always serialise");
+        tx.execute(
+            "INSERT INTO cases (id, number, conversation_id, lead_id, lead_name, lead_channel, lead_contact, \
+             agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'awaiting_human', ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?14)",
+            params![
+                id,
+                number,
+                new.conversation_id,
+                new.lead.id,
+                new.lead.name,
+                new.lead.channel,
+                new.lead.contact,
+                new.agent_id,
+                new.title,
+                new.summary,
+                new.blocker,
+                context,
+                new.source.as_str(),
+                now
+            ],
+        )?;
+        let actor = match new.source {
+            super::model::CaseSource::Agent => Actor::Agent,
+            super::model::CaseSource::GuardrailAutofallback => Actor::System,
+        };
+        let payload = json!({ "source": new.source.as_str() });
+        append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
+        Ok(OpenOutcome { case: find_case(tx, &id)?, already_open: false })
+    })
+}
+
+/// A person answers a case with one of the three actions. Writes the new status, a
+/// `human_replied` event (plus `resolved` or `escalated` when the case closes) and the outbox
+/// delivery that relays the reply to the agent, all in one transaction.
+/// `text` is the note for the customer, the question to ask, or the escalation reason.
+pub fn reply(
+    conn: &Connection,
+    case_id: &str,
+    action: HumanAction,
+    text: &str,
+    actor_name: &str,
+) -> Result<(Case, Delivery), CasesError> {
+    let text = required("text", text)?;
+    let actor_name = required("actor_name", actor_name)?;
+    immediate(conn, |tx| {
+        let (case, to) = check(tx, case_id, Move::Reply(action))?;
+        let now = clock::now();
+        set_status(tx, &case, to, &now)?;
+        let payload = json!({ "action": action.as_str(), "text": text, "status": to.as_str() });
+        let seq = append_event(
+            tx,
+            case_id,
+            EventKind::HumanReplied,
+            Actor::Human,
+            Some(actor_name),
+            &now,
+            &payload,
+        )?;
+        let closing = match to {
+            CaseStatus::Resolved => Some(EventKind::Resolved),
+            CaseStatus::Escalated => Some(EventKind::Escalated),
+            _ => None,
+        };
+        if let Some(kind) = closing {
+            append_event(
+                tx,
+                case_id,
+                kind,
+                Actor::Human,
+                Some(actor_name),
+                &now,
+                &json!({ "reply_seq": seq }),
+            )?;
+        }
+        let case = find_case(tx, case_id)?;
+        let delivery = outbox::enqueue(tx, &case, action, text, seq, &now)?;
+        Ok((case, delivery))
+    })
+}
+
+/// The agent hands back what the lead answered: `awaiting_lead` → `awaiting_human`, event
+/// `lead_provided`, and the case waits on the person again from now.
+pub fn provide_update(conn: &Connection, case_id: &str, info: &str) -> Result<Case, CasesError> {
+    let info = required("info", info)?;
+    agent_event(conn, case_id, Move::ProvideUpdate, EventKind::LeadProvided, json!({ "info": info }))
+}
+
+/// The agent records that it asked the lead (what it asked, if it says). The case keeps waiting
+/// on the lead.
+pub fn record_lead_asked(conn: &Connection, case_id: &str, text: Option<&str>) -> Result<Case, CasesError> {
+    agent_event(conn, case_id, Move::LeadAsked, EventKind::LeadAsked, optional_text("text", text))
+}
+
+/// The agent records that the lead stopped answering. The case keeps waiting on the lead; the
+/// person decides whether to escalate or cancel.
+pub fn record_lead_unresponsive(
+    conn: &Connection,
+    case_id: &str,
+    note: Option<&str>,
+) -> Result<Case, CasesError> {
+    agent_event(
+        conn,
+        case_id,
+        Move::LeadUnresponsive,
+        EventKind::LeadUnresponsive,
+        optional_text("note", note),
+    )
+}
+
+/// The agent or a person cancels an open case (the lead gave up, it was opened by mistake).
+/// `actor` must be `agent` or `human`.
+pub fn cancel(
+    conn: &Connection,
+    case_id: &str,
+    actor: Actor,
+    actor_name: Option<&str>,
+    reason: Option<&str>,
+) -> Result<Case, CasesError> {
+    if !matches!(actor, Actor::Agent | Actor::Human) {
+        return Err(CasesError::InvalidInput { field: "actor", reason: "must be agent or human".into() });
+    }
+    let actor_name = actor_name.map(str::trim).filter(|n| !n.is_empty());
+    immediate(conn, |tx| {
+        let (case, to) = check(tx, case_id, Move::Cancel)?;
+        let now = clock::now();
+        set_status(tx, &case, to, &now)?;
+        append_event(
+            tx,
+            case_id,
+            EventKind::Cancelled,
+            actor,
+            actor_name,
+            &now,
+            &optional_text("reason", reason),
+        )?;
+        find_case(tx, case_id)
+    })
+}
+
+fn agent_event(
+    conn: &Connection,
+    case_id: &str,
+    mv: Move,
+    kind: EventKind,
+    payload: serde_json::Value,
+) -> Result<Case, CasesError> {
+    immediate(conn, |tx| {
+        let (case, to) = check(tx, case_id, mv)?;
+        let now = clock::now();
+        set_status(tx, &case, to, &now)?;
+        append_event(tx, case_id, kind, Actor::Agent, case.agent_id.as_deref(), &now, &payload)?;
+        find_case(tx, case_id)
+    })
+}
+
+/// Loads the case and looks the move up in the table.
+fn check(conn: &Connection, case_id: &str, mv: Move) -> Result<(Case, CaseStatus), CasesError> {
+    let case = find_case(conn, case_id)?;
+    let to = allowed(case.status, mv)
+        .ok_or(CasesError::InvalidTransition { from: case.status, action: mv.name() })?;
+    Ok((case, to))
+}
+
+/// Writes the new status with its clocks: waiting restarts whenever the case changes whom it
+/// waits on, and stops (with `closed_at`) when it closes.
+fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
+    let waiting_since = match (to.is_open(), to == case.status) {
+        (true, true) => case.waiting_since.clone(),
+        (true, false) => Some(now.to_string()),
+        (false, _) => None,
+    };
+    let closed_at = (!to.is_open()).then_some(now);
+    conn.execute(
+        "UPDATE cases SET status = ?2, waiting_since = ?3, closed_at = ?4, updated_at = ?5 WHERE id = ?1",
+        params![case.id, to.as_str(), waiting_since, closed_at, now],
+    )?;
+    Ok(())
+}
+
+/// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it succeeds, rolled back
+/// (changing nothing) if it fails.
+pub(crate) fn immediate<T>(
+    conn: &Connection,
+    body: impl FnOnce(&Transaction<'_>) -> Result<T, CasesError>,
+) -> Result<T, CasesError> {
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+    let out = body(&tx)?;
+    tx.commit()?;
+    Ok(out)
+}
+
+fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(CasesError::TextRequired { field });
+    }
+    Ok(text)
+}
+
+fn optional_text(field: &str, text: Option<&str>) -> serde_json::Value {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(text) => json!({ field: text }),
+        None => json!({}),
+    }
+}
+
+fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
+    new.conversation_id = short("conversation_id", &new.conversation_id)?;
+    new.title = short("title", &new.title)?;
+    new.summary = required("summary", &new.summary)?.to_string();
+    new.blocker = new.blocker.map(|b| b.trim().to_string()).filter(|b| !b.is_empty());
+    for (field, value) in [
+        ("lead.id", &mut new.lead.id),
+        ("lead.name", &mut new.lead.name),
+        ("lead.channel", &mut new.lead.channel),
+        ("lead.contact", &mut new.lead.contact),
+        ("agent_id", &mut new.agent_id),
+    ] {
+        *value = match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            Some(v) => Some(short(field, v)?),
+            None => None,
+        };
+    }
+    if new.context.len() > MAX_CONTEXT_MESSAGES {
+        return Err(CasesError::InvalidInput {
+            field: "context",
+            reason: format!("has {} messages; at most {MAX_CONTEXT_MESSAGES} are kept", new.context.len()),
+        });
+    }
+    Ok(new)
+}
+
+fn short(field: &'static str, value: &str) -> Result<String, CasesError> {
+    let value = required(field, value)?;
+    let chars = value.chars().count();
+    if chars > MAX_SHORT_TEXT {
+        return Err(CasesError::InvalidInput {
+            field,
+            reason: format!("is {chars} characters long; at most {MAX_SHORT_TEXT} are allowed"),
+        });
+    }
+    Ok(value.to_string())
+}

@@ -1,0 +1,41 @@
+//! Shared helpers for the integration tests: a fresh database file and sample cases.
+#![allow(dead_code)]
+
+pub mod fake_endpoint;
+
+use std::path::PathBuf;
+
+use rusqlite::Connection;
+use skillcase_core::cases::model::{CaseSource, ContextMessage, Lead, NewCase};
+use tempfile::TempDir;
+
+/// A database file in its own temporary directory (kept alive by the returned `TempDir`).
+pub fn new_db() -> (TempDir, PathBuf, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(skillcase_core::db::DATABASE_FILE);
+    let conn = skillcase_core::db::open(&path).unwrap();
+    (dir, path, conn)
+}
+
+/// The case an agent opens when a lead asks for a refund it cannot grant.
+pub fn refund_case(conversation_id: &str) -> NewCase {
+    NewCase {
+        conversation_id: conversation_id.to_string(),
+        lead: Lead {
+            id: Some("lead-77".into()),
+            name: Some("Maria Souza".into()),
+            channel: Some("whatsapp".into()),
+            contact: Some("+55 11 91234-5678".into()),
+        },
+        agent_id: Some("support-bot".into()),
+        title: "Refund for a double charge".into(),
+        summary: "The lead was charged twice for order 5512 and wants one charge refunded.".into(),
+        blocker: Some("Refunds need a person's approval.".into()),
+        context: vec![ContextMessage {
+            role: "lead".into(),
+            text: "I was charged twice!".into(),
+            at: Some("2026-11-30T10:00:00.000Z".into()),
+        }],
+        source: CaseSource::Agent,
+    }
+}

@@ -421,6 +421,36 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_attempts_in_one_turn_veto_once_and_open_exactly_one_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(db::DATABASE_FILE);
+        db::open(&path).unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let verdicts: Vec<Verdict> = (0..4)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let conn = db::open(&path).unwrap();
+                    start.wait();
+                    ask(&conn, "c1", "t1", PROMISE)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|handle| handle.join().unwrap())
+            .collect();
+        let conn = db::open(&path).unwrap();
+        let case = store::open_case_for_conversation(&conn, "c1").unwrap().expect("one case is open");
+        let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
+        let vetoed = verdicts.iter().filter(|v| v.verdict == VerdictKind::Veto).count();
+        let auto_opened = verdicts.iter().filter(|v| v.auto_opened_case.is_some()).count();
+        assert_eq!((cases, vetoed, auto_opened), (1, 1, 1));
+        for passed in verdicts.iter().filter(|v| v.verdict == VerdictKind::Pass) {
+            assert_eq!(passed.open_case.as_ref().map(|c| c.id.as_str()), Some(case.id.as_str()));
+        }
+    }
+
+    #[test]
     fn a_closed_case_does_not_cover_a_new_promise() {
         let (_dir, conn) = database();
         let case = open_by_agent(&conn, "c1");

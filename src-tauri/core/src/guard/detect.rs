@@ -279,6 +279,12 @@ mod tests {
     }
 
     #[test]
+    fn sending_something_for_a_team_is_not_a_hand_over_but_sending_it_to_a_team_is() {
+        assert!(!promise("I'll send the link for our sales promotion."));
+        assert!(promise("I've sent your photos to our warehouse team."));
+    }
+
+    #[test]
     fn offers_the_lead_has_not_accepted_are_clear() {
         assert!(!promise("Quer que eu chame um atendente?"));
         assert!(!promise("Would you like me to connect you with sales?"));

@@ -265,8 +265,6 @@ const FORWARD: &[&str] = &[
     "rais(?:e|ed|ing)",
     "flag(?:ged|ging)?",
     "assign(?:ed|ing)?",
-    "send(?:ing)?",
-    "sent",
     "put you through",
     "open(?:ed|ing)? a (?:support )?(?:ticket|case|request)",
     "submit(?:ted|ting)? (?:a|your|the) (?:ticket|request)",
@@ -436,9 +434,10 @@ fn come_back_later() -> String {
 }
 
 /// The request goes to someone else: "I'll forward your request to our returns department".
+/// Sending goes *to* someone; "send the link for our sales promotion" sends nothing to people.
 fn forward_to_people() -> String {
     format!(
-        r"\b(?:(?:{me}|{forwarder}) (?:{forward})|{passive} (?:{forward})){gap} {to} {people}\b",
+        r"\b(?:(?:{me}|{forwarder}) (?:{forward})|{passive} (?:{forward})){gap} {to} {people}\b|\b(?:{me}|{forwarder}|{passive}) (?:send(?:ing)?|sent){gap} (?:over |along |on )?to {people}\b",
         me = first_person(),
         forwarder = one_of(FORWARDER),
         forward = one_of(FORWARD),

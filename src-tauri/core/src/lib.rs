@@ -7,6 +7,7 @@ pub mod api;
 pub mod cases;
 pub mod db;
 pub mod error;
+pub mod guard;
 pub mod info;
 pub mod paths;
 pub mod skill;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod guard;
 mod serve;
 mod token;
 mod validate;
@@ -28,6 +29,8 @@ enum Command {
     Token(token::TokenArgs),
     /// Validate skill folders against a profile (standard, claude or skillcase).
     Validate(validate::Args),
+    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
+    Guard(guard::GuardArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,5 +57,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(args),
         Command::Token(args) => token::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Guard(args) => guard::run(args),
     }
 }

@@ -5,7 +5,7 @@ mod api_support;
 
 use std::sync::Arc;
 
-use api_support::Live;
+use api_support::{conforms, Live};
 use serde_json::{json, Value};
 use skillcase_core::cases::model::HumanAction;
 use skillcase_core::cases::transition;
@@ -248,42 +248,6 @@ async fn every_documented_operation_is_routed() {
         }
     }
     assert_eq!(operations, skillcase_core::api::routes::ENDPOINTS.len());
-}
-
-/// Checks `value` against an OpenAPI schema of this document: objects have every required
-/// property and no property the schema does not list; `$ref`, arrays and `oneOf` are followed.
-fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
-    if let Some(reference) = schema["$ref"].as_str() {
-        let name = reference.trim_start_matches("#/components/schemas/");
-        return conforms(doc, &doc["components"]["schemas"][name], value, at);
-    }
-    if let Some(options) = schema["oneOf"].as_array() {
-        return if options.iter().any(|o| conforms(doc, o, value, at).is_ok()) {
-            Ok(())
-        } else {
-            Err(format!("{at}: matches no oneOf option"))
-        };
-    }
-    if let (Some(properties), Some(object)) = (schema["properties"].as_object(), value.as_object()) {
-        for required in schema["required"].as_array().into_iter().flatten() {
-            let name = required.as_str().unwrap();
-            if !object.contains_key(name) {
-                return Err(format!("{at}: required `{name}` is missing"));
-            }
-        }
-        for (key, field) in object {
-            let Some(property) = properties.get(key) else {
-                return Err(format!("{at}: `{key}` is not in the schema"));
-            };
-            conforms(doc, property, field, &format!("{at}.{key}"))?;
-        }
-    }
-    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
-        for (i, item) in array.iter().enumerate() {
-            conforms(doc, items, item, &format!("{at}[{i}]"))?;
-        }
-    }
-    Ok(())
 }
 
 #[tokio::test]

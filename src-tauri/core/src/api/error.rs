@@ -32,6 +32,8 @@ const STATUS_OF_CODE: &[(&str, StatusCode)] = &[
     ("invalid_transition", StatusCode::CONFLICT),
     ("text_required", StatusCode::UNPROCESSABLE_ENTITY),
     ("invalid_case_input", StatusCode::UNPROCESSABLE_ENTITY),
+    // The guardrail (SPEC B5).
+    ("invalid_input", StatusCode::UNPROCESSABLE_ENTITY),
     // Skills (SPEC A6–A7).
     ("skill_not_found", StatusCode::NOT_FOUND),
     ("skill_file_not_found", StatusCode::NOT_FOUND),

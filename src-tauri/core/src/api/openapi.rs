@@ -115,6 +115,10 @@ fn schema_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
+fn nullable_ref(name: &str) -> Value {
+    json!({ "oneOf": [schema_ref(name), { "type": "null" }] })
+}
+
 fn string() -> Value {
     json!({ "type": "string" })
 }
@@ -176,6 +180,27 @@ fn schemas() -> Value {
             ],
             "discriminator": { "propertyName": "type" },
         },
+        "BeforeSendRequest": object(
+            &["conversation_id", "turn_id", "message"],
+            json!({
+                "conversation_id": string(),
+                "turn_id": { "type": "string", "description": "the agent's turn; every attempt at the same reply shares it" },
+                "message": { "type": "string", "description": "the message the agent is about to send" },
+            }),
+        ),
+        "Verdict": object(
+            &["verdict", "reason", "rule", "evidence", "vetoes_in_turn", "open_case", "auto_opened_case"],
+            json!({
+                "verdict": { "enum": ["pass", "veto"] },
+                "reason": { "type": ["string", "null"], "description": "the teaching message on a veto; which case covers the promise on a pass" },
+                "rule": { "type": ["string", "null"], "description": "the detector rule that found the promise" },
+                "evidence": { "type": ["string", "null"], "description": "the words that make the promise" },
+                "vetoes_in_turn": { "type": "integer" },
+                "open_case": nullable_ref("CaseRef"),
+                "auto_opened_case": nullable_ref("CaseRef"),
+            }),
+        ),
+        "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
               "waiting_since", "opened_at", "updated_at", "closed_at"],

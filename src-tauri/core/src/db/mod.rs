@@ -20,8 +20,11 @@ pub const DATABASE_FILE: &str = "skillcase.sqlite3";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The schema history, oldest first. Append only: never edit a migration that has shipped.
-const MIGRATIONS: &[&str] =
-    &[include_str!("migrations/0001_settings.sql"), include_str!("migrations/0002_cases.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_settings.sql"),
+    include_str!("migrations/0002_cases.sql"),
+    include_str!("migrations/0003_guard.sql"),
+];
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]

@@ -214,3 +214,39 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// Checks `value` against an OpenAPI schema of this document: objects have every required
+/// property and no property the schema does not list; `$ref`, arrays and `oneOf` are followed.
+pub fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.trim_start_matches("#/components/schemas/");
+        return conforms(doc, &doc["components"]["schemas"][name], value, at);
+    }
+    if let Some(options) = schema["oneOf"].as_array() {
+        return if options.iter().any(|o| conforms(doc, o, value, at).is_ok()) {
+            Ok(())
+        } else {
+            Err(format!("{at}: matches no oneOf option"))
+        };
+    }
+    if let (Some(properties), Some(object)) = (schema["properties"].as_object(), value.as_object()) {
+        for required in schema["required"].as_array().into_iter().flatten() {
+            let name = required.as_str().unwrap();
+            if !object.contains_key(name) {
+                return Err(format!("{at}: required `{name}` is missing"));
+            }
+        }
+        for (key, field) in object {
+            let Some(property) = properties.get(key) else {
+                return Err(format!("{at}: `{key}` is not in the schema"));
+            };
+            conforms(doc, property, field, &format!("{at}.{key}"))?;
+        }
+    }
+    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
+        for (i, item) in array.iter().enumerate() {
+            conforms(doc, items, item, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}

@@ -23,6 +23,7 @@ pub async fn before_send(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<BeforeSendBody>,
 ) -> Result<Json<Verdict>, ApiError> {
-    let request = BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
+    let request =
+        BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
     Ok(Json(state.db.run(move |conn| before_send::before_send(conn, request)).await?))
 }

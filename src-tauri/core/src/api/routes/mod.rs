@@ -8,6 +8,7 @@ use axum::Router;
 use super::state::ApiState;
 
 mod cases;
+mod guard;
 mod meta;
 
 /// Where a parameter is read from.
@@ -104,6 +105,17 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ok: &[(200, "CaseResponse")],
         errors: &["case_not_found", "invalid_transition", "invalid_case_input"],
         route: |m| on(m, cases::event),
+    },
+    Endpoint {
+        method: Method::POST,
+        path: "/v1/guard/before-send",
+        operation_id: "beforeSend",
+        summary: "May the agent send this message? Vetoes a promised human follow-up without an open case",
+        params: &[],
+        body: Some("BeforeSendRequest"),
+        ok: &[(200, "Verdict")],
+        errors: &["invalid_input", "invalid_case_input"],
+        route: |m| on(m, guard::before_send),
     },
 ];
 

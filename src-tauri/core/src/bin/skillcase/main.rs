@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod import;
+mod guard;
 mod serve;
 mod token;
 #[path = "match.rs"]
@@ -45,6 +46,8 @@ enum Command {
     ReadFile(read_file::Args),
     /// Show which skills a customer message fires (hard or probe).
     Match(match_cmd::Args),
+    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
+    Guard(guard::GuardArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,5 +79,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Read(args) => read::run(args),
         Command::ReadFile(args) => read_file::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Guard(args) => guard::run(args),
     }
 }

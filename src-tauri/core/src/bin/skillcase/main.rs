@@ -6,16 +6,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod import;
 mod guard;
-mod serve;
-mod token;
+mod import;
 #[path = "match.rs"]
 mod match_cmd;
 mod prompt;
 mod read;
 mod read_file;
+mod serve;
 mod skills;
+mod token;
 mod validate;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.

@@ -327,7 +327,7 @@ async fn a_worker_killed_mid_request_is_replaced_and_the_reply_goes_out_once_und
     let (_dir, path, _conn) = new_db();
     let endpoint = FakeEndpoint::start(SECRET).await;
     endpoint.script([Answer::Hang]);
-    configure(&path, &endpoint.url(), 1, 5);
+    configure(&path, &endpoint.url(), 3, 5);
     let (first, _stop_first) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     first.wake();

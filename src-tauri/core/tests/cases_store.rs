@@ -50,6 +50,7 @@ fn a_case_back_from_the_lead_queues_behind_cases_that_waited_longer() {
     let first = open_case(&conn, refund_case("a")).unwrap().case.id;
     open_case(&conn, refund_case("b")).unwrap();
     reply(&conn, &first, HumanAction::NeedLeadInfo, "Ask which card.", "Ana").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
     skillcase_core::cases::transition::provide_update(&conn, &first, "Visa 4242").unwrap();
     assert_eq!(numbers(&list_cases(&conn, &tab(CaseTab::WaitingOnYou)).unwrap()), vec![1002, 1001]);
 }

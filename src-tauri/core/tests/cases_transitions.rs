@@ -154,10 +154,12 @@ fn needing_lead_info_waits_on_the_lead_from_now() {
     let (_dir, _path, conn) = new_db();
     let id = case_in(&conn, "conv-1", CaseStatus::AwaitingHuman);
     let opened = find_case(&conn, &id).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
     let (case, delivery) =
         reply(&conn, &id, HumanAction::NeedLeadInfo, "Ask for the last 4 digits.", "Ana").unwrap();
     assert_eq!(case.status, CaseStatus::AwaitingLead);
-    assert!(case.waiting_since.as_deref().unwrap() > opened.waiting_since.as_deref().unwrap());
+    assert_eq!(case.waiting_since.as_deref(), Some(case.updated_at.as_str()));
+    assert!(case.waiting_since > opened.waiting_since);
     assert_eq!(case.closed_at, None);
     assert_eq!(delivery.action, HumanAction::NeedLeadInfo);
     assert_eq!(kinds(&conn, &id), vec![EventKind::Opened, EventKind::HumanReplied]);
@@ -168,8 +170,10 @@ fn the_agent_providing_an_update_puts_the_case_back_with_the_person() {
     let (_dir, _path, conn) = new_db();
     let id = case_in(&conn, "conv-1", CaseStatus::AwaitingLead);
     let before = find_case(&conn, &id).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
     let case = provide_update(&conn, &id, "Card ending 4242.").unwrap();
     assert_eq!(case.status, CaseStatus::AwaitingHuman);
+    assert_eq!(case.waiting_since.as_deref(), Some(case.updated_at.as_str()));
     assert!(case.waiting_since > before.waiting_since);
     let last = get_case(&conn, &id).unwrap().events.pop().unwrap();
     assert_eq!((last.kind, last.actor), (EventKind::LeadProvided, Actor::Agent));

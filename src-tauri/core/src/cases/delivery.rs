@@ -43,7 +43,7 @@ impl Default for WorkerOptions {
     fn default() -> Self {
         WorkerOptions {
             poll_interval: Duration::from_secs(15),
-            lease_margin: Duration::from_secs(20),
+            lease_margin: Duration::from_secs(5),
             backoff: Backoff::default(),
         }
     }

@@ -73,3 +73,22 @@ impl Coded for CasesError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorBody;
+
+    #[test]
+    fn an_invalid_transition_crosses_the_boundary_with_from_and_action() {
+        let err = CasesError::InvalidTransition { from: CaseStatus::Resolved, action: "escalate" };
+        assert_eq!(
+            serde_json::to_value(ErrorBody::from(err)).unwrap(),
+            json!({
+                "code": "invalid_transition",
+                "message": "a case that is resolved cannot take the action escalate",
+                "details": { "from": "resolved", "action": "escalate" }
+            })
+        );
+    }
+}

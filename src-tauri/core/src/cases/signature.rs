@@ -7,7 +7,7 @@
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
-use hmac::{KeyInit, Mac};
+use hmac::Mac;
 use sha2::Sha256;
 
 use super::error::CasesError;

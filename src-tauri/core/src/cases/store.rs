@@ -37,11 +37,20 @@ pub enum CaseTab {
 }
 
 impl CaseTab {
-    fn statuses(self) -> &'static [CaseStatus] {
+    /// The condition that selects the tab's cases, written so an index serves it.
+    fn condition(self) -> &'static str {
         match self {
-            CaseTab::WaitingOnYou => &[CaseStatus::AwaitingHuman],
-            CaseTab::WaitingOnCustomer => &[CaseStatus::AwaitingLead],
-            CaseTab::Closed => &[CaseStatus::Resolved, CaseStatus::Escalated, CaseStatus::Cancelled],
+            CaseTab::WaitingOnYou => "status = 'awaiting_human'",
+            CaseTab::WaitingOnCustomer => "status = 'awaiting_lead'",
+            CaseTab::Closed => "closed_at IS NOT NULL",
+        }
+    }
+
+    /// The tab's order, the same as its index's.
+    fn order(self) -> &'static str {
+        match self {
+            CaseTab::WaitingOnYou | CaseTab::WaitingOnCustomer => "waiting_since ASC, number ASC",
+            CaseTab::Closed => "closed_at DESC, number DESC",
         }
     }
 }
@@ -187,10 +196,9 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         rusqlite::params_from_iter(&args),
         |r| r.get(0),
     )?;
-    let order = if filter.tab == Some(CaseTab::Closed) {
-        "closed_at DESC, number DESC"
-    } else {
-        "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC"
+    let order = match filter.tab {
+        Some(tab) => tab.order(),
+        None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC",
     };
     let sql = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
@@ -215,23 +223,25 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
 
 /// How many cases each inbox tab holds.
 pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
-    Ok(conn.query_row(
-        "SELECT \
-           coalesce(sum(status = 'awaiting_human'), 0), \
-           coalesce(sum(status = 'awaiting_lead'), 0), \
-           coalesce(sum(status IN ('resolved', 'escalated', 'cancelled')), 0) \
-         FROM cases",
-        [],
-        |r| Ok(TabCounts { waiting_on_you: r.get(0)?, waiting_on_customer: r.get(1)?, closed: r.get(2)? }),
-    )?)
+    let mut counts = TabCounts::default();
+    let mut stmt = conn.prepare("SELECT status, count(*) FROM cases GROUP BY status")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        let (status, n) = row?;
+        match parse_enum("case status", &status, CaseStatus::parse)? {
+            CaseStatus::AwaitingHuman => counts.waiting_on_you += n,
+            CaseStatus::AwaitingLead => counts.waiting_on_customer += n,
+            _ => counts.closed += n,
+        }
+    }
+    Ok(counts)
 }
 
 fn filter_sql(filter: &CaseFilter) -> (String, Vec<String>) {
     let mut clauses = Vec::new();
     let mut args: Vec<String> = Vec::new();
     if let Some(tab) = filter.tab {
-        let names: Vec<String> = tab.statuses().iter().map(|s| format!("'{}'", s.as_str())).collect();
-        clauses.push(format!("status IN ({})", names.join(", ")));
+        clauses.push(tab.condition().to_string());
     }
     if let Some(status) = filter.status {
         args.push(status.as_str().to_string());

@@ -12,7 +12,7 @@ use ts_rs::TS;
 
 use super::clock;
 use super::error::CasesError;
-use super::model::{Actor, Case, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
+use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
 use super::outbox;
 use super::store::{append_event, find_case, open_case_for_conversation};
 
@@ -106,8 +106,8 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
             ],
         )?;
         let actor = match new.source {
-            super::model::CaseSource::Agent => Actor::Agent,
-            super::model::CaseSource::GuardrailAutofallback => Actor::System,
+            CaseSource::Agent => Actor::Agent,
+            CaseSource::GuardrailAutofallback => Actor::System,
         };
         let payload = json!({ "source": new.source.as_str() });
         append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;

@@ -27,6 +27,8 @@ pub enum Answer {
     Status(u16),
     /// 429 with `Retry-After: <seconds>`.
     TooMany { retry_after_secs: u64 },
+    /// Waits this long, then answers 200.
+    Slow(Duration),
     /// Never answers (the client's timeout must fire).
     Hang,
     /// Reads the request, then closes the connection without a response.
@@ -96,7 +98,11 @@ impl FakeEndpoint {
 
     /// The webhook ids this endpoint accepted with 200, in order (repeats included).
     pub fn accepted_ids(&self) -> Vec<String> {
-        self.received().into_iter().filter(|r| r.answer == Answer::Ok).map(|r| r.webhook_id).collect()
+        self.received()
+            .into_iter()
+            .filter(|r| matches!(r.answer, Answer::Ok | Answer::Slow(_)))
+            .map(|r| r.webhook_id)
+            .collect()
     }
 
     /// Waits until at least `count` requests have arrived, failing the test after `limit`.
@@ -184,6 +190,10 @@ async fn answer(
             let mut response = respond(429, "slow down");
             response.headers_mut().insert("retry-after", retry_after_secs.into());
             Ok(response)
+        }
+        Answer::Slow(pause) => {
+            tokio::time::sleep(pause).await;
+            Ok(respond(200, r#"{"ok":true}"#))
         }
         Answer::Hang => {
             tokio::time::sleep(Duration::from_secs(600)).await;

@@ -47,6 +47,37 @@ fn examples(markdown: &str) -> Vec<Example> {
     found
 }
 
+/// The skill the examples read: `shipping-policy`, matched by `frete` and `entrega`.
+fn skills_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("shipping-policy");
+    std::fs::create_dir_all(skill.join("references")).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: shipping-policy\ndescription: Prazos e custos de frete. Use quando o cliente perguntar sobre entrega.\n---\n# Frete\n\nConsulte a tabela de prazos antes de responder.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("skill.config.yaml"),
+        "matcher:\n  any_keywords: [frete, entrega]\nreferences:\n  required: [references/prazos.md]\n",
+    )
+    .unwrap();
+    std::fs::write(skill.join("references/prazos.md"), "Sudeste: 3 dias úteis.\n").unwrap();
+    dir
+}
+
+/// Whether `script` calls `path`: its fixed parts appear in order (`{id}` and the like vary).
+fn calls(script: &str, path: &str) -> bool {
+    let mut rest = script;
+    for fixed in path.split(['{', '}']).step_by(2).filter(|f| !f.is_empty()) {
+        match rest.find(fixed) {
+            Some(at) => rest = &rest[at + fixed.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 fn person_asks_the_lead(data_dir: &Path, case_id: &str) {
     let conn = db::open(&data_dir.join(db::DATABASE_FILE)).unwrap();
     transition::reply(&conn, case_id, HumanAction::NeedLeadInfo, "Which order number is it?", "Marta")
@@ -55,7 +86,8 @@ fn person_asks_the_lead(data_dir: &Path, case_id: &str) {
 
 #[test]
 fn every_documented_curl_example_succeeds_against_a_live_server() {
-    let serve = ServeProcess::start(&[]);
+    let skills = skills_dir();
+    let serve = ServeProcess::start(&["--skills-dir", skills.path().to_str().unwrap()]);
     let examples = examples(DOC);
     let endpoints = skillcase_core::api::routes::ENDPOINTS.len();
     assert!(examples.len() >= endpoints, "{} examples for {endpoints} endpoints", examples.len());
@@ -96,13 +128,13 @@ fn every_documented_curl_example_succeeds_against_a_live_server() {
 fn every_endpoint_of_the_route_table_has_an_example() {
     let scripts: Vec<String> = examples(DOC).into_iter().map(|e| e.script).collect();
     for endpoint in skillcase_core::api::routes::ENDPOINTS {
-        let pattern = endpoint.path.replace("{id}", "$CASE_ID");
+        let path = endpoint.openapi_path();
         let method_ok = |s: &&String| {
             let is_get = !s.contains("-X ") && !s.contains("-d ") && !s.contains("--data");
             (endpoint.method == "GET") == is_get
         };
         assert!(
-            scripts.iter().filter(method_ok).any(|s| s.contains(&pattern)),
+            scripts.iter().filter(method_ok).any(|s| calls(s, &path)),
             "no {} example for {}",
             endpoint.method,
             endpoint.path

@@ -237,7 +237,10 @@ async fn every_documented_operation_is_routed() {
     let mut operations = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         for method in item.as_object().unwrap().keys() {
-            let concrete = path.replace("{id}", "8d4e7a0c-0000-4000-8000-000000000000");
+            let concrete = path
+                .replace("{id}", "8d4e7a0c-0000-4000-8000-000000000000")
+                .replace("{name}", "no-such-skill")
+                .replace("{path}", "references/a.md");
             let reply = live.request(&method.to_uppercase(), &concrete).json(&json!({})).send().await;
             let reply = if method == "get" { live.request("GET", &concrete).send().await } else { reply };
             assert!(

@@ -36,11 +36,18 @@ const STATUS_OF_CODE: &[(&str, StatusCode)] = &[
     ("invalid_input", StatusCode::UNPROCESSABLE_ENTITY),
     // Skills (SPEC A6–A7).
     ("skill_not_found", StatusCode::NOT_FOUND),
-    ("skill_file_not_found", StatusCode::NOT_FOUND),
-    ("skill_not_active", StatusCode::FORBIDDEN),
-    ("invalid_skill_path", StatusCode::BAD_REQUEST),
     ("skill_invalid", StatusCode::CONFLICT),
+    ("skill_not_active", StatusCode::FORBIDDEN),
     ("unknown_index_format", StatusCode::BAD_REQUEST),
+    ("path_empty", StatusCode::BAD_REQUEST),
+    ("path_backslash", StatusCode::BAD_REQUEST),
+    ("path_not_relative", StatusCode::BAD_REQUEST),
+    ("path_empty_segment", StatusCode::BAD_REQUEST),
+    ("path_dot_segment", StatusCode::BAD_REQUEST),
+    ("path_not_support_folder", StatusCode::BAD_REQUEST),
+    ("file_is_infrastructure", StatusCode::FORBIDDEN),
+    ("file_not_in_skill", StatusCode::NOT_FOUND),
+    ("file_not_text", StatusCode::UNPROCESSABLE_ENTITY),
     // The server's own failures.
     ("internal", StatusCode::INTERNAL_SERVER_ERROR),
 ];

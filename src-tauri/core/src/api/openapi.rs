@@ -23,7 +23,7 @@ const EVERY_BODY: &[&str] = &["bad_request", "body_too_large", "unsupported_medi
 pub fn document() -> Value {
     let mut paths = Map::new();
     for endpoint in ENDPOINTS {
-        let item = paths.entry(endpoint.path).or_insert_with(|| json!({}));
+        let item = paths.entry(endpoint.openapi_path()).or_insert_with(|| json!({}));
         item[endpoint.method.as_str().to_ascii_lowercase()] = operation(endpoint);
     }
     json!({
@@ -200,6 +200,35 @@ fn schemas() -> Value {
                 "auto_opened_case": nullable_ref("CaseRef"),
             }),
         ),
+        "Index": object(
+            &["format", "text", "budget_chars", "used_chars", "entries"],
+            json!({
+                "format": { "enum": ["skillcase", "agentskills"] },
+                "text": { "type": "string", "description": "the exact text for the agent's prompt" },
+                "budget_chars": { "type": "integer" },
+                "used_chars": { "type": "integer" },
+                "entries": { "type": "array", "items": { "type": "object" }, "description": "every visible skill, included or cut by the budget" },
+            }),
+        ),
+        "MatchRequest": object(
+            &["conversation_id", "message"],
+            json!({ "conversation_id": string(), "message": { "type": "string", "description": "the customer's message" } }),
+        ),
+        "MatchResponse": object(
+            &["hard", "probe"],
+            json!({
+                "hard": { "type": "array", "items": schema_ref("SkillMatch"), "description": "activated; now active in the conversation" },
+                "probe": { "type": "array", "items": schema_ref("SkillMatch"), "description": "near misses" },
+            }),
+        ),
+        "SkillMatch": object(
+            &["name", "trigger", "keyword"],
+            json!({ "name": string(), "trigger": { "enum": ["hard", "probe"] }, "keyword": string() }),
+        ),
+        "SkillText": object(
+            &["name", "text"],
+            json!({ "name": string(), "path": string(), "text": { "type": "string", "description": "the exact text the agent reads" } }),
+        ),
         "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
@@ -316,7 +345,7 @@ mod tests {
             }
         }
         let mut routed: Vec<(String, String)> =
-            ENDPOINTS.iter().map(|e| (e.method.to_string(), e.path.to_string())).collect();
+            ENDPOINTS.iter().map(|e| (e.method.to_string(), e.openapi_path())).collect();
         documented.sort();
         routed.sort();
         assert_eq!(documented, routed);

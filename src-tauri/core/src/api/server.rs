@@ -177,6 +177,7 @@ mod tests {
     use crate::api::auth::TokenStore;
     use crate::api::connections::Connections;
     use crate::api::extract::JsonBody;
+    use crate::api::skills::SkillsSource;
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -220,8 +221,9 @@ mod tests {
         let token = tokens.current().unwrap().as_str().to_string();
         let db = Connections::open(&dir.path().join(crate::db::DATABASE_FILE)).unwrap();
         let gauge = Arc::new(Gauge::default());
-        let server =
-            serve_routes(config, ApiState { db, tokens }, test_routes(Arc::clone(&gauge))).await.unwrap();
+        let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
+        let state = ApiState { db, tokens, skills };
+        let server = serve_routes(config, state, test_routes(Arc::clone(&gauge))).await.unwrap();
         TestServer { server, gauge, token, _dir: dir }
     }
 

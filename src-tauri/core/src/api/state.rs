@@ -1,9 +1,10 @@
-//! What the API's handlers share: the database and the token.
+//! What the API's handlers share: the database, the token and the skills.
 
 use std::sync::Arc;
 
 use super::auth::TokenStore;
 use super::connections::Connections;
+use super::skills::SkillsSource;
 
 /// The state every handler receives. Cheap to clone (reference-counted parts).
 #[derive(Debug, Clone)]
@@ -12,4 +13,6 @@ pub struct ApiState {
     pub db: Arc<Connections>,
     /// The bearer token, shared with Settings so a rotation there takes effect at once.
     pub tokens: Arc<TokenStore>,
+    /// The skills directory and the skills active in each conversation.
+    pub skills: Arc<SkillsSource>,
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use skillcase_core::api::auth::TokenStore;
 use skillcase_core::api::connections::Connections;
+use skillcase_core::api::skills::SkillsSource;
 use skillcase_core::api::{serve, ApiConfig, ApiState, RunningServer};
 use skillcase_core::db;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -35,9 +36,21 @@ impl Live {
         let dir = tempfile::tempdir().unwrap();
         let db = Connections::open(&dir.path().join(db::DATABASE_FILE)).unwrap();
         let tokens = Arc::new(TokenStore::open(dir.path()).unwrap());
-        let state = ApiState { db, tokens };
+        std::fs::create_dir(dir.path().join("skills")).unwrap();
+        let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
+        let state = ApiState { db, tokens, skills };
         let server = serve(ApiConfig { port: 0, ..config }, state.clone()).await.unwrap();
         Live { port: server.port(), state, server, dir }
+    }
+
+    /// Writes `files` (path relative to the skill folder, text) as skill `name` in the skills
+    /// directory.
+    pub fn write_skill(&self, name: &str, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let target = self.dir.path().join("skills").join(name).join(path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, text).unwrap();
+        }
     }
 
     /// The token in force.

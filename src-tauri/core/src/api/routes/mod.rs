@@ -10,6 +10,7 @@ use super::state::ApiState;
 mod cases;
 mod guard;
 mod meta;
+mod skills;
 
 /// Where a parameter is read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +32,8 @@ pub struct Param {
 #[derive(Debug, Clone)]
 pub struct Endpoint {
     pub method: Method,
-    /// The path in axum's and OpenAPI's shared syntax (`/v1/cases/{id}`).
+    /// The path in axum's syntax (`/v1/cases/{id}`, `{*path}` for a rest-of-path parameter);
+    /// [`Endpoint::openapi_path`] gives OpenAPI's.
     pub path: &'static str,
     pub operation_id: &'static str,
     pub summary: &'static str,
@@ -48,6 +50,22 @@ pub struct Endpoint {
 
 const CASE_ID: Param =
     Param { name: "id", location: ParamIn::Path, required: true, description: "the case id (a uuid)" };
+
+impl Endpoint {
+    /// The path as OpenAPI writes it: `{*path}` becomes `{path}`.
+    pub fn openapi_path(&self) -> String {
+        self.path.replace("{*", "{")
+    }
+}
+
+const SKILL_NAME: Param =
+    Param { name: "name", location: ParamIn::Path, required: true, description: "the skill's name" };
+const CONVERSATION: Param = Param {
+    name: "conversation_id",
+    location: ParamIn::Query,
+    required: false,
+    description: "the conversation the skill is read for; reading activates the skill there",
+};
 
 /// Every endpoint of the API.
 pub const ENDPOINTS: &[Endpoint] = &[
@@ -116,6 +134,87 @@ pub const ENDPOINTS: &[Endpoint] = &[
         ok: &[(200, "Verdict")],
         errors: &["invalid_input", "invalid_case_input"],
         route: |m| on(m, guard::before_send),
+    },
+    Endpoint {
+        method: Method::GET,
+        path: "/v1/skills/index",
+        operation_id: "skillsIndex",
+        summary: "Level 1: the index of visible skills for the agent's prompt",
+        params: &[Param {
+            name: "format",
+            location: ParamIn::Query,
+            required: false,
+            description: "skillcase (default) or agentskills",
+        }],
+        body: None,
+        ok: &[(200, "Index")],
+        errors: &["unknown_index_format", "bad_request"],
+        route: |m| on(m, skills::index),
+    },
+    Endpoint {
+        method: Method::POST,
+        path: "/v1/skills/match",
+        operation_id: "matchSkills",
+        summary: "Which skills a customer message activates (hard) or nearly activates (probe)",
+        params: &[],
+        body: Some("MatchRequest"),
+        ok: &[(200, "MatchResponse")],
+        errors: &[],
+        route: |m| on(m, skills::match_message),
+    },
+    Endpoint {
+        method: Method::GET,
+        path: "/v1/skills/{name}",
+        operation_id: "readSkill",
+        summary: "Level 2: the skill's body with its required and optional references",
+        params: &[
+            SKILL_NAME,
+            Param {
+                name: "task",
+                location: ParamIn::Query,
+                required: false,
+                description: "what the agent is about to do; route keywords in it add required references",
+            },
+            CONVERSATION,
+        ],
+        body: None,
+        ok: &[(200, "SkillText")],
+        errors: &["skill_not_found", "skill_invalid", "bad_request"],
+        route: |m| on(m, skills::read),
+    },
+    Endpoint {
+        method: Method::GET,
+        path: "/v1/skills/{name}/files/{*path}",
+        operation_id: "readSkillFile",
+        summary: "Level 3: one support file of a skill active in the conversation",
+        params: &[
+            SKILL_NAME,
+            Param {
+                name: "path",
+                location: ParamIn::Path,
+                required: true,
+                description: "relative path inside the skill, under a support folder (references/a.md)",
+            },
+            Param { required: true, ..CONVERSATION },
+        ],
+        body: None,
+        ok: &[(200, "SkillText")],
+        errors: &[
+            "skill_not_active",
+            "skill_not_found",
+            "skill_invalid",
+            "bad_request",
+            "path_empty",
+            "path_backslash",
+            "path_not_relative",
+            "path_empty_segment",
+            "path_dot_segment",
+            "path_not_support_folder",
+            "file_is_infrastructure",
+            "file_not_in_skill",
+            "file_not_text",
+        ],
+        route: |m| on(m, skills::read_file),
     },
 ];
 

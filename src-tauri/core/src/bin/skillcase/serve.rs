@@ -1,6 +1,7 @@
 //! `skillcase serve`: the local agent API (and the delivery of replies) without the window.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use anyhow::Context;
 use skillcase_core::api::auth::TokenStore;
 use skillcase_core::api::connections::Connections;
 use skillcase_core::api::server::DEFAULT_PORT;
+use skillcase_core::api::skills::SkillsSource;
 use skillcase_core::api::{serve, ApiConfig, ApiState};
 use skillcase_core::cases::delivery::{DeliveryWorker, WorkerOptions};
 use skillcase_core::cases::endpoint::{set_endpoint, EndpointInput};
@@ -19,6 +21,9 @@ pub struct ServeArgs {
     /// The port on 127.0.0.1 (0 picks a free one and prints it).
     #[arg(long, default_value_t = DEFAULT_PORT)]
     port: u16,
+    /// The skills directory to serve (default: $SKILLCASE_SKILLS_DIR, else the usual one).
+    #[arg(long)]
+    skills_dir: Option<PathBuf>,
     /// Save this agent endpoint (where replies are POSTed) before starting; needs --agent-secret.
     #[arg(long, requires = "agent_secret")]
     agent_endpoint: Option<String>,
@@ -47,12 +52,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             db.run(move |conn| set_endpoint(conn, input)).await?;
         }
         let tokens = Arc::new(TokenStore::open(&data_dir)?);
+        let skills_dir = args.skills_dir.unwrap_or_else(|| paths::skills_dir(None, &data_dir));
+        let skills = Arc::new(SkillsSource::new(skills_dir));
         let (stop_worker, worker_stopped) = tokio::sync::oneshot::channel::<()>();
         let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
             let _ = worker_stopped.await;
         })?;
         let config = ApiConfig { port: args.port, ..ApiConfig::default() };
-        let server = serve(config, ApiState { db, tokens }).await?;
+        let server = serve(config, ApiState { db, tokens, skills }).await?;
         println!("listening on http://127.0.0.1:{}", server.port());
         std::io::stdout().flush()?;
         stop_signal().await?;

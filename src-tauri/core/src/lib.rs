@@ -11,6 +11,7 @@ pub mod error;
 pub mod guard;
 pub mod info;
 pub mod paths;
+pub mod service;
 pub mod skill;
 
 pub use error::ErrorBody;

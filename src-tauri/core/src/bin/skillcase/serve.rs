@@ -3,16 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::Context;
-use skillcase_core::api::auth::TokenStore;
-use skillcase_core::api::connections::Connections;
 use skillcase_core::api::server::DEFAULT_PORT;
-use skillcase_core::api::skills::SkillsSource;
-use skillcase_core::api::{serve, ApiConfig, ApiState};
-use skillcase_core::cases::delivery::{DeliveryWorker, WorkerOptions};
 use skillcase_core::cases::endpoint::{set_endpoint, EndpointInput};
+use skillcase_core::service::{Service, ServiceOptions};
 use skillcase_core::{db, paths};
 
 /// Serve the local agent API on 127.0.0.1 until interrupted (SIGINT or SIGTERM).
@@ -37,10 +32,8 @@ pub struct ServeArgs {
 /// flight are finished and a delivery being sent gives back its claim first.
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let data_dir = paths::data_dir()?;
-    let db_path = data_dir.join(db::DATABASE_FILE);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
-        let db = Connections::open(&db_path)?;
         if let (Some(url), Some(secret)) = (args.agent_endpoint, args.agent_secret) {
             let input = EndpointInput {
                 url,
@@ -49,23 +42,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 max_attempts: None,
                 enabled: true,
             };
-            db.run(move |conn| set_endpoint(conn, input)).await?;
+            let conn = db::open(&data_dir.join(db::DATABASE_FILE))?;
+            set_endpoint(&conn, input)?;
         }
-        let tokens = Arc::new(TokenStore::open(&data_dir)?);
         let skills_dir = args.skills_dir.unwrap_or_else(|| paths::skills_dir(None, &data_dir));
-        let skills = Arc::new(SkillsSource::new(skills_dir));
-        let (stop_worker, worker_stopped) = tokio::sync::oneshot::channel::<()>();
-        let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
-            let _ = worker_stopped.await;
-        })?;
-        let config = ApiConfig { port: args.port, ..ApiConfig::default() };
-        let server = serve(config, ApiState { db, tokens, skills }).await?;
-        println!("listening on http://127.0.0.1:{}", server.port());
+        let options = ServiceOptions { data_dir, skills_dir, port: args.port };
+        let service = Service::start(options).await?;
+        println!("listening on http://127.0.0.1:{}", service.port());
         std::io::stdout().flush()?;
         stop_signal().await?;
-        server.shutdown().await.context("the server stopped with an error")?;
-        let _ = stop_worker.send(());
-        worker.join().await;
+        service.stop().await.context("the service stopped with an error")?;
         Ok(ExitCode::SUCCESS)
     })
 }

@@ -1,0 +1,63 @@
+//! The agent-facing service: the local API and the delivery worker, started and stopped as one
+//! unit. The desktop app and `skillcase serve` both run exactly this, so the two can never drift.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::api::auth::TokenStore;
+use crate::api::connections::Connections;
+use crate::api::server::RunningServer;
+use crate::api::skills::SkillsSource;
+use crate::api::{serve, ApiConfig, ApiState};
+use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
+use crate::{db, ErrorBody};
+
+/// Where the service finds its state and which port it listens on (0 picks a free one).
+#[derive(Debug, Clone)]
+pub struct ServiceOptions {
+    pub data_dir: PathBuf,
+    pub skills_dir: PathBuf,
+    pub port: u16,
+}
+
+/// A running service. Dropping it without [`Service::stop`] ends it abruptly, like a crash: the
+/// outbox is durable, so pending deliveries resume on the next start.
+pub struct Service {
+    server: RunningServer,
+    worker: DeliveryWorker,
+    stop_worker: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Service {
+    /// Opens the database and the API token (creating it on first run), starts the delivery
+    /// worker, then the loopback server. Must run inside a tokio runtime.
+    pub async fn start(options: ServiceOptions) -> Result<Service, ErrorBody> {
+        let db_path = options.data_dir.join(db::DATABASE_FILE);
+        let db = Connections::open(&db_path)?;
+        let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
+        let skills = Arc::new(SkillsSource::new(options.skills_dir));
+        let (stop_worker, stopped) = tokio::sync::oneshot::channel::<()>();
+        let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
+            let _ = stopped.await;
+        })?;
+        let config = ApiConfig { port: options.port, ..ApiConfig::default() };
+        let state = ApiState { db, tokens, skills };
+        let server = serve(config, state).await?;
+        Ok(Service { server, worker, stop_worker })
+    }
+
+    /// The port the API listens on, on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.server.port()
+    }
+
+    /// Finishes requests in flight, then lets the worker give back a delivery it is sending.
+    pub async fn stop(self) -> Result<(), ErrorBody> {
+        let shutdown = self.server.shutdown().await;
+        let _ = self.stop_worker.send(());
+        self.worker.join().await;
+        shutdown.map_err(|e| {
+            ErrorBody::new("api_shutdown_failed", format!("the local API stopped with an error: {e}"))
+        })
+    }
+}

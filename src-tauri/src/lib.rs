@@ -8,19 +8,25 @@ mod error;
 mod state;
 
 use state::AppState;
+use tauri::Manager;
 
 /// Starts the desktop app. Panics only when the window system itself cannot start.
 pub fn run() {
-    let state = match AppState::from_env() {
+    let state = match AppState::start() {
         Ok(state) => state,
         Err(err) => {
             eprintln!("skillcase: cannot start: {err}");
             std::process::exit(1);
         }
     };
-    tauri::Builder::default()
+    let app = tauri::Builder::default()
         .manage(state)
         .invoke_handler(tauri::generate_handler![commands::app::app_info])
-        .run(tauri::generate_context!())
-        .expect("error while running the Skillcase window");
+        .build(tauri::generate_context!())
+        .expect("error while building the Skillcase window");
+    app.run(|handle, event| {
+        if let tauri::RunEvent::Exit = event {
+            handle.state::<AppState>().shutdown();
+        }
+    });
 }

@@ -9,6 +9,7 @@ vi.mock("$lib/backend", () => ({
     skills_dir: "/repo/skills-examples",
     data_dir: "/tmp/skillcase-test",
     database_path: "/tmp/skillcase-test/skillcase.sqlite3",
+    api: { state: "listening", url: "http://127.0.0.1:7878" },
   })),
 }));
 
@@ -40,6 +41,7 @@ describe("the shell", () => {
     await vi.waitFor(() => expect(line.textContent).toContain("/tmp/skillcase-test/skillcase.sqlite3"));
     expect(line.textContent).toContain("Skillcase 0.1.0");
     expect(line.textContent).toContain("/repo/skills-examples");
+    expect(line.textContent).toContain("Agent API http://127.0.0.1:7878");
   });
 
   it("speaks Brazilian Portuguese when the locale is pt-BR", () => {

@@ -5,6 +5,19 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::ErrorBody;
+
+/// Whether the local agent API is up in this process.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "state", rename_all = "snake_case")]
+#[ts(export)]
+pub enum ApiStatus {
+    /// Listening on `url` (always 127.0.0.1).
+    Listening { url: String },
+    /// Could not start (for example the port is in use); the window still works.
+    Failed { error: ErrorBody },
+}
+
 /// Shown in the status line of the window, read from Rust so it is never a stale constant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -17,6 +30,8 @@ pub struct AppInfo {
     pub data_dir: String,
     /// The SQLite database file.
     pub database_path: String,
+    /// The local agent API, when this process runs it (the desktop app does; the CLI's `info` does not).
+    pub api: Option<ApiStatus>,
 }
 
 impl AppInfo {
@@ -27,6 +42,13 @@ impl AppInfo {
             skills_dir: skills_dir.display().to_string(),
             data_dir: data_dir.display().to_string(),
             database_path: database_path.display().to_string(),
+            api: None,
         }
+    }
+
+    /// Adds the state of the local agent API.
+    pub fn with_api(mut self, api: ApiStatus) -> Self {
+        self.api = Some(api);
+        self
     }
 }

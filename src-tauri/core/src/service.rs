@@ -12,6 +12,22 @@ use crate::api::{serve, ApiConfig, ApiState};
 use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
 use crate::{db, ErrorBody};
 
+/// Environment variable that overrides the API port (tests use 0 for a free one).
+pub const API_PORT_ENV: &str = "SKILLCASE_API_PORT";
+
+/// The port from `$SKILLCASE_API_PORT`, else the default 7878.
+pub fn port_from_env() -> Result<u16, ErrorBody> {
+    match std::env::var(API_PORT_ENV) {
+        Ok(text) if !text.is_empty() => text.parse().map_err(|_| {
+            ErrorBody::new(
+                "invalid_api_port",
+                format!("{API_PORT_ENV}={text} is not a port number (0-65535)"),
+            )
+        }),
+        _ => Ok(crate::api::server::DEFAULT_PORT),
+    }
+}
+
 /// Where the service finds its state and which port it listens on (0 picks a free one).
 #[derive(Debug, Clone)]
 pub struct ServiceOptions {

@@ -2,6 +2,8 @@
 // reports through IPC (the data directory this test chose).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 
 const SCREENS = [
@@ -49,6 +51,18 @@ describe("the shell (light theme)", { timeout: 180_000 }, () => {
     assert.match(text, /Skillcase \d+\.\d+\.\d+/);
     assert.ok(text.includes(`${dataDir}/skillcase.sqlite3`), text);
     assert.ok(text.includes("skills-examples"), text);
+  });
+
+  it("runs the local agent API inside the app, answering with the token from the data directory", async () => {
+    const { browser, dataDir } = app;
+    const shown = await waitForText(browser, '[data-field="api"]', (t) => t.includes("http://127.0.0.1:"), "API URL");
+    const url = shown.match(/http:\/\/127\.0\.0\.1:\d+/)[0];
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    const answer = await fetch(`${url}/v1/openapi.json`, { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(answer.status, 200);
+    assert.equal((await answer.json()).openapi, "3.1.0");
+    const refused = await fetch(`${url}/v1/openapi.json`, { headers: { Authorization: "Bearer wrong" } });
+    assert.equal(refused.status, 401);
   });
 });
 

@@ -109,6 +109,7 @@ export async function launchApp({ env = {} } = {}) {
       ...process.env,
       DISPLAY: display,
       SKILLCASE_DATA_DIR: dataDir,
+      SKILLCASE_API_PORT: "0",
       LIBGL_ALWAYS_SOFTWARE: "1",
       NO_AT_BRIDGE: "1",
       ...env,

@@ -23,6 +23,8 @@ export const en = {
   "status.skillsDir": "Skills",
   "status.dataDir": "Data",
   "status.database": "Database",
+  "status.api": "Agent API",
+  "status.apiFailed": "Agent API is off: {message}",
   "status.loading": "Connecting to the Skillcase engine…",
   "status.error": "The engine did not answer: {message} ({code})",
 };

@@ -25,6 +25,8 @@ export const ptBR: Record<MessageKey, string> = {
   "status.skillsDir": "Skills",
   "status.dataDir": "Dados",
   "status.database": "Banco de dados",
+  "status.api": "API do agente",
+  "status.apiFailed": "A API do agente está desligada: {message}",
   "status.loading": "Conectando ao motor do Skillcase…",
   "status.error": "O motor não respondeu: {message} ({code})",
 };

@@ -3,18 +3,10 @@
 //! Prints `promise` or `clear` (or the whole detection as JSON) and exits 0 either way: a
 //! promise is an answer, not a failure. Scripts test the word; people read the rule and words.
 
+use crate::format::Format;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
-
-/// How to print the answer.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Format {
-    /// `promise` or `clear` on one line.
-    Text,
-    /// The detection: `{"promise", "rule", "evidence", "language"}`.
-    Json,
-}
+use clap::Args;
 
 /// Arguments of `skillcase guard`.
 #[derive(Debug, Args)]

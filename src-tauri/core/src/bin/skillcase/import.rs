@@ -4,6 +4,7 @@
 //! 1 when refused (every finding printed with its code, location, message and hint) or on an I/O
 //! failure.
 
+use crate::format::Format;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,13 +30,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-/// How results are printed.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 /// The JSON document: what was imported, or why not.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod format;
 mod guard;
 mod import;
 #[path = "match.rs"]

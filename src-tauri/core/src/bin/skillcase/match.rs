@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use skillcase_core::skill::matcher::match_message;
 
-use crate::skills::{self, Format};
+use crate::format::Format;
+use crate::skills;
 
 /// Arguments of `skillcase match`.
 #[derive(Debug, clap::Args)]

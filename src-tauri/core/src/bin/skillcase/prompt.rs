@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use skillcase_core::skill::disclosure::{index, IndexFormat, DEFAULT_BUDGET};
 
-use crate::skills::{self, Format};
+use crate::format::Format;
+use crate::skills;
 
 /// Arguments of `skillcase prompt`.
 #[derive(Debug, clap::Args)]

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use serde::Serialize;
 use skillcase_core::skill::disclosure::{activation, activation_plan, dir_reader, ActivationPlan};
 
-use crate::skills::{self, Format};
+use crate::format::Format;
+use crate::skills;
 
 /// Arguments of `skillcase read`.
 #[derive(Debug, clap::Args)]

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use serde::Serialize;
 use skillcase_core::skill::disclosure::{dir_reader, file};
 
-use crate::skills::{self, Format};
+use crate::format::Format;
+use crate::skills;
 
 /// Arguments of `skillcase read-file`.
 #[derive(Debug, clap::Args)]

@@ -1,6 +1,7 @@
 //! The skills a disclosure command serves: the valid skill folders of a skills directory, and
 //! how a refusal is printed. Shared by `prompt`, `read`, `read-file` and `match`.
 
+use crate::format::Format;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,13 +12,6 @@ use skillcase_core::skill::model::Skill;
 use skillcase_core::skill::policy::Policy;
 use skillcase_core::skill::validate::{Profile, Validated};
 use skillcase_core::ErrorBody;
-
-/// How results and refusals are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-}
 
 /// The skill folders of `dir`: `dir` itself when it holds a SKILL.md, else each subfolder that
 /// holds one (junk folders skipped), sorted.

@@ -4,6 +4,7 @@
 //! as `path/SKILL.md:LINE:COL severity code: message` with its hint, then a summary.
 //! Exit 0 when every skill is valid (warnings allowed), 1 when any has an error.
 
+use crate::format::Format;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,13 +32,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-/// How results are printed.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Format {
-    Text,
-    Json,
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {

@@ -47,25 +47,35 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         let skills_dir = args.skills_dir.unwrap_or_else(|| paths::skills_dir(None, &data_dir));
         let options = ServiceOptions { data_dir, skills_dir, port: args.port };
+        let stopped = stop_signal()?;
         let service = Service::start(options).await?;
         println!("listening on http://127.0.0.1:{}", service.port());
         std::io::stdout().flush()?;
-        stop_signal().await?;
+        stopped.await;
         service.stop().await.context("the service stopped with an error")?;
         Ok(ExitCode::SUCCESS)
     })
 }
 
-/// Resolves at the first SIGINT (Ctrl-C) or, on Unix, SIGTERM.
-async fn stop_signal() -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+/// Registers SIGINT (Ctrl-C) and, on Unix, SIGTERM before the server announces itself, so a
+/// signal sent right after the `listening on` line is never missed; the future resolves at the first.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
         tokio::select! {
-            interrupted = tokio::signal::ctrl_c() => interrupted,
-            _ = term.recv() => Ok(()),
+            _ = term.recv() => {}
+            _ = interrupt.recv() => {}
         }
-    }
-    #[cfg(not(unix))]
-    tokio::signal::ctrl_c().await
+    })
+}
+
+/// See the Unix version: Ctrl-C only.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }

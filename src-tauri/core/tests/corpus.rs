@@ -3,7 +3,6 @@
 //! behaviour on real input and must be deliberate.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use skillcase_core::skill::load::load_dir;
 use skillcase_core::skill::policy::Policy;
@@ -11,25 +10,10 @@ use skillcase_core::skill::validate::{Profile, ALL_CODES};
 use skillcase_core::skill::yaml::parse_full;
 use skillcase_core::skill::yaml_fast::parse_simple;
 
-fn corpus_root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(root.is_dir(), "the shared corpus is missing at {}; it is required test data", root.display());
-    root
-}
+#[path = "support/corpus.rs"]
+mod corpus;
 
-/// Every `<collection>/<skill>` folder that holds a SKILL.md.
-fn skill_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .flat_map(|collection| std::fs::read_dir(collection.path()).unwrap().flatten())
-        .map(|e| e.path())
-        .filter(|p| p.join("SKILL.md").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
+use corpus::{root as corpus_root, skill_dirs};
 
 struct Tally {
     invalid: Vec<String>,

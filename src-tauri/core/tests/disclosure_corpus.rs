@@ -3,8 +3,6 @@
 //! opened at level 3. (Byte identity of level 1 with `skills-ref to-prompt` on this corpus was
 //! checked by running both; see the bench and report.)
 
-use std::path::{Path, PathBuf};
-
 use skillcase_core::error::Coded;
 use skillcase_core::skill::disclosure::{activation, activation_plan, dir_reader, file, index, IndexFormat};
 use skillcase_core::skill::load::load_dir;
@@ -12,24 +10,13 @@ use skillcase_core::skill::model::Skill;
 use skillcase_core::skill::policy::Policy;
 use skillcase_core::skill::validate::Profile;
 
-fn corpus_root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(root.is_dir(), "the shared corpus is missing at {}; it is required test data", root.display());
-    root
-}
+#[path = "support/corpus.rs"]
+mod corpus;
 
 /// The valid skills of the corpus under the `skillcase` profile (the ones Skillcase serves).
 fn valid_skills() -> Vec<Skill> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_root())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .flat_map(|collection| std::fs::read_dir(collection.path()).unwrap().flatten())
-        .map(|e| e.path())
-        .filter(|p| p.join("SKILL.md").is_file())
-        .collect();
-    dirs.sort();
-    dirs.iter()
+    corpus::skill_dirs()
+        .iter()
         .map(|d| load_dir(d, Profile::Skillcase, &Policy::default()))
         .filter(|v| v.is_valid())
         .filter_map(|v| v.skill)

@@ -5,6 +5,7 @@
 
 mod commands;
 mod error;
+mod events;
 mod state;
 
 use state::AppState;
@@ -20,6 +21,10 @@ pub fn run() {
         }
     };
     let app = tauri::Builder::default()
+        .setup(|app| {
+            events::forward(&app.state::<AppState>().events, app.handle().clone());
+            Ok(())
+        })
         .manage(state)
         .invoke_handler(tauri::generate_handler![commands::app::app_info])
         .build(tauri::generate_context!())

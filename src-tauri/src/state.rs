@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
 use skillcase_core::service::{self, Service, ServiceOptions};
 use skillcase_core::{db, paths, ErrorBody};
@@ -12,6 +13,8 @@ pub struct AppState {
     pub data_dir: PathBuf,
     pub skills_dir: PathBuf,
     pub database_path: PathBuf,
+    /// Domain changes (new cases, skill edits) that [`crate::events`] forwards to the window.
+    pub events: EventBus,
     api: ApiStatus,
     service: Mutex<Option<Service>>,
 }
@@ -26,8 +29,14 @@ impl AppState {
         let database_path = data_dir.join(db::DATABASE_FILE);
         db::open(&database_path)?;
         let skills_dir = paths::skills_dir(None, &data_dir);
+        let events = EventBus::new();
         let started = service::port_from_env().and_then(|port| {
-            let options = ServiceOptions { data_dir: data_dir.clone(), skills_dir: skills_dir.clone(), port };
+            let options = ServiceOptions {
+                data_dir: data_dir.clone(),
+                skills_dir: skills_dir.clone(),
+                port,
+                events: events.clone(),
+            };
             tauri::async_runtime::block_on(Service::start(options))
         });
         let (api, service) = match started {
@@ -36,7 +45,7 @@ impl AppState {
             }
             Err(error) => (ApiStatus::Failed { error }, None),
         };
-        Ok(Self { data_dir, skills_dir, database_path, api, service: Mutex::new(service) })
+        Ok(Self { data_dir, skills_dir, database_path, events, api, service: Mutex::new(service) })
     }
 
     /// The status-line facts.

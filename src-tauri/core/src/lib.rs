@@ -8,6 +8,7 @@ pub mod archive;
 pub mod cases;
 pub mod db;
 pub mod error;
+pub mod events;
 pub mod guard;
 pub mod info;
 pub mod paths;

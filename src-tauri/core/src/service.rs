@@ -10,6 +10,7 @@ use crate::api::server::RunningServer;
 use crate::api::skills::SkillsSource;
 use crate::api::{serve, ApiConfig, ApiState};
 use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
+use crate::events::EventBus;
 use crate::{db, ErrorBody};
 
 /// Environment variable that overrides the API port (tests use 0 for a free one).
@@ -34,6 +35,8 @@ pub struct ServiceOptions {
     pub data_dir: PathBuf,
     pub skills_dir: PathBuf,
     pub port: u16,
+    /// Where the API and the worker announce changes (the app forwards them to the window).
+    pub events: EventBus,
 }
 
 /// A running service. Dropping it without [`Service::stop`] ends it abruptly, like a crash: the
@@ -57,7 +60,7 @@ impl Service {
             let _ = stopped.await;
         })?;
         let config = ApiConfig { port: options.port, ..ApiConfig::default() };
-        let state = ApiState { db, tokens, skills };
+        let state = ApiState { db, tokens, skills, events: options.events };
         let server = serve(config, state).await?;
         Ok(Service { server, worker, stop_worker })
     }

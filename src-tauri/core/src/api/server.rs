@@ -222,7 +222,7 @@ mod tests {
         let db = Connections::open(&dir.path().join(crate::db::DATABASE_FILE)).unwrap();
         let gauge = Arc::new(Gauge::default());
         let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
-        let state = ApiState { db, tokens, skills };
+        let state = ApiState { db, tokens, skills, events: Default::default() };
         let server = serve_routes(config, state, test_routes(Arc::clone(&gauge))).await.unwrap();
         TestServer { server, gauge, token, _dir: dir }
     }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::auth::TokenStore;
 use super::connections::Connections;
 use super::skills::SkillsSource;
+use crate::events::EventBus;
 
 /// The state every handler receives. Cheap to clone (reference-counted parts).
 #[derive(Debug, Clone)]
@@ -15,4 +16,6 @@ pub struct ApiState {
     pub tokens: Arc<TokenStore>,
     /// The skills directory and the skills active in each conversation.
     pub skills: Arc<SkillsSource>,
+    /// Where handlers announce what they changed (a new case, a reply) to the window.
+    pub events: EventBus,
 }

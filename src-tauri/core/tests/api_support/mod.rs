@@ -38,7 +38,7 @@ impl Live {
         let tokens = Arc::new(TokenStore::open(dir.path()).unwrap());
         std::fs::create_dir(dir.path().join("skills")).unwrap();
         let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
-        let state = ApiState { db, tokens, skills };
+        let state = ApiState { db, tokens, skills, events: Default::default() };
         let server = serve(ApiConfig { port: 0, ..config }, state.clone()).await.unwrap();
         Live { port: server.port(), state, server, dir }
     }

@@ -1,6 +1,6 @@
 // The current language and the `t` function every component uses for its text.
-import { en, type MessageKey } from "./en";
-import { ptBR } from "./pt-BR";
+import { en, type MessageKey } from "./en/index";
+import { ptBR } from "./pt-BR/index";
 
 export type Locale = "en" | "pt-BR";
 export type { MessageKey };

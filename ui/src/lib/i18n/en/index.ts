@@ -1,0 +1,10 @@
+// English UI text, one file per area so each screen's text lives beside its peers.
+import { shell } from "./shell";
+import { skills } from "./skills";
+import { catalog } from "./catalog";
+import { cases } from "./cases";
+import { settings } from "./settings";
+
+export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings };
+
+export type MessageKey = keyof typeof en;

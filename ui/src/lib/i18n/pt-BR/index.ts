@@ -1,0 +1,9 @@
+// Texto da interface em português do Brasil, um arquivo por área (mesmas chaves de en/).
+import type { MessageKey } from "../en";
+import { shell } from "./shell";
+import { skills } from "./skills";
+import { catalog } from "./catalog";
+import { cases } from "./cases";
+import { settings } from "./settings";
+
+export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings };

@@ -13,6 +13,8 @@ export const ROOT = resolve(import.meta.dirname, "../../..");
 export const APP_BINARY = process.env.SKILLCASE_APP_BINARY ?? join(ROOT, "target/debug/skillcase-app");
 export const SCREENSHOTS = join(ROOT, "target/e2e-screenshots");
 const DRIVER_PORT = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
+// WebKitWebDriver behind tauri-driver; set both ports to run two suites side by side.
+const NATIVE_PORT = Number(process.env.TAURI_NATIVE_PORT ?? DRIVER_PORT + 1);
 const STEP_TIMEOUT_MS = 30_000;
 
 /** Rejects with `what` when `promise` does not settle within `ms`. */
@@ -114,7 +116,7 @@ export async function launchApp({ env = {} } = {}) {
       NO_AT_BRIDGE: "1",
       ...env,
     };
-    const driver = start(children, tauriDriverPath(), ["--port", String(DRIVER_PORT)], { env: childEnv });
+    const driver = start(children, tauriDriverPath(), ["--port", String(DRIVER_PORT), "--native-port", String(NATIVE_PORT)], { env: childEnv });
     driver.on("error", (err) => {
       throw new Error(`cannot start tauri-driver (cargo install tauri-driver --locked): ${err.message}`);
     });

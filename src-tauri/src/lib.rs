@@ -6,6 +6,7 @@
 mod commands;
 mod error;
 mod events;
+mod notify;
 mod state;
 
 use state::AppState;
@@ -21,12 +22,24 @@ pub fn run() {
         }
     };
     let app = tauri::Builder::default()
+        .plugin(tauri_plugin_notification::init())
         .setup(|app| {
-            events::forward(&app.state::<AppState>().events, app.handle().clone());
+            let bus = &app.state::<AppState>().events;
+            events::forward(bus, app.handle().clone());
+            notify::notify_new_cases(bus, app.handle().clone());
             Ok(())
         })
         .manage(state)
-        .invoke_handler(tauri::generate_handler![commands::app::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::app::app_info,
+            commands::cases::cases_list,
+            commands::cases::cases_counts,
+            commands::cases::case_get,
+            commands::cases::case_mark_read,
+            commands::cases::case_reply,
+            commands::cases::delivery_retry,
+            commands::cases::outbox_status,
+        ])
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");
     app.run(|handle, event| {

@@ -3,10 +3,13 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use rusqlite::Connection;
 use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
 use skillcase_core::service::{self, Service, ServiceOptions};
 use skillcase_core::{db, paths, ErrorBody};
+
+use crate::error::IpcError;
 
 /// Shared by every command through `tauri::State`.
 pub struct AppState {
@@ -48,6 +51,26 @@ impl AppState {
         Ok(Self { data_dir, skills_dir, database_path, events, api, service: Mutex::new(service) })
     }
 
+    /// Runs `work` on a connection to the database, on a blocking thread (never the main one).
+    pub async fn with_db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, IpcError> + Send + 'static,
+    ) -> Result<T, IpcError> {
+        let path = self.database_path.clone();
+        tauri::async_runtime::spawn_blocking(move || work(&db::open(&path)?)).await.map_err(|e| {
+            IpcError::from(ErrorBody::new("task_failed", format!("the database task stopped: {e}")))
+        })?
+    }
+
+    /// Tells the delivery worker a reply is waiting, so it goes out now.
+    pub fn wake_delivery(&self) {
+        if let Ok(service) = self.service.lock() {
+            if let Some(service) = service.as_ref() {
+                service.waker().wake();
+            }
+        }
+    }
+
     /// The status-line facts.
     pub fn info(&self) -> AppInfo {
         AppInfo::new(&self.skills_dir, &self.data_dir, &self.database_path).with_api(self.api.clone())
@@ -63,4 +86,12 @@ impl AppState {
             }
         }
     }
+}
+
+/// Who answers from this desktop, recorded on each reply: the system user, or "support".
+pub fn person_name() -> String {
+    ["USER", "USERNAME"]
+        .iter()
+        .find_map(|key| std::env::var(key).ok().filter(|v| !v.trim().is_empty()))
+        .unwrap_or_else(|| "support".to_string())
 }

@@ -3,3 +3,10 @@ import { afterEach } from "vitest";
 import { cleanup } from "@testing-library/svelte";
 
 afterEach(() => cleanup());
+
+// jsdom has no layout, so no ResizeObserver; Svelte's `bind:clientHeight` needs one to exist.
+globalThis.ResizeObserver ??= class {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+};

@@ -9,7 +9,7 @@ use crate::api::connections::Connections;
 use crate::api::server::RunningServer;
 use crate::api::skills::SkillsSource;
 use crate::api::{serve, ApiConfig, ApiState};
-use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
+use crate::cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
 use crate::events::EventBus;
 use crate::{db, ErrorBody};
 
@@ -56,13 +56,20 @@ impl Service {
         let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
         let skills = Arc::new(SkillsSource::new(options.skills_dir));
         let (stop_worker, stopped) = tokio::sync::oneshot::channel::<()>();
-        let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
-            let _ = stopped.await;
-        })?;
+        let worker =
+            DeliveryWorker::spawn(db_path, WorkerOptions::default(), options.events.clone(), async {
+                let _ = stopped.await;
+            })?;
         let config = ApiConfig { port: options.port, ..ApiConfig::default() };
         let state = ApiState { db, tokens, skills, events: options.events };
         let server = serve(config, state).await?;
         Ok(Service { server, worker, stop_worker })
+    }
+
+    /// Wakes the delivery worker; the app hands one to its reply and Retry commands so an answer
+    /// goes out at once instead of at the next poll.
+    pub fn waker(&self) -> DeliveryWaker {
+        self.worker.waker()
     }
 
     /// The port the API listens on, on 127.0.0.1.

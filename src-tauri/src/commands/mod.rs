@@ -1,3 +1,4 @@
 //! Tauri commands, one file per screen area. Each is a one-liner over the core.
 
 pub mod app;
+pub mod cases;

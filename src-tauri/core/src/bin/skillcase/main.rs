@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod endpoint;
 mod format;
 mod guard;
 mod import;
@@ -47,6 +48,8 @@ enum Command {
     ReadFile(read_file::Args),
     /// Show which skills a customer message fires (hard or probe).
     Match(match_cmd::Args),
+    /// Show or set the agent endpoint that replies are delivered to.
+    Endpoint(endpoint::EndpointArgs),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
     Guard(guard::GuardArgs),
 }
@@ -81,5 +84,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ReadFile(args) => read_file::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Guard(args) => guard::run(args),
+        Command::Endpoint(args) => endpoint::run(args),
     }
 }

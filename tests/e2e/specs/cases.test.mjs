@@ -75,7 +75,9 @@ async function waitForStatus(browser, status) {
   await waitFor(browser, `[data-testid="case-detail"][data-status="${status}"]`, `the case should become ${status}`);
 }
 
-for (const { lang, env } of LANGUAGES) {
+// CASES_E2E_LANG=en (or pt-BR) runs one language only, for a quicker loop while working.
+const only = process.env.CASES_E2E_LANG;
+for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
   describe(`cases: the human ↔ agent loop (${lang})`, { timeout: 600_000 }, () => {
     let app;
     let endpoint;
@@ -168,12 +170,14 @@ for (const { lang, env } of LANGUAGES) {
       ]);
       const stretches = await browser.execute(() => [...document.querySelectorAll("[data-stretch]")].map((e) => e.dataset.stretch));
       assert.deepEqual(stretches, ["start", "end", "start", "end"]);
-      await shot("08-resolved-timeline");
+      await shot("08-resolved");
+      await browser.execute(() => document.querySelector('[data-testid="timeline"]').scrollIntoView({ block: "end" }));
+      await shot("09-full-timeline");
 
       await back(browser);
       await openTab(browser, "closed");
       await waitFor(browser, row, "the case is in Closed");
-      await shot("09-closed");
+      await shot("09-closed-tab");
       assert.ok(endpoint.received.every((r) => r.signed), "every request was correctly signed");
     });
 

@@ -98,7 +98,7 @@ export const cases = {
   "cases.delivery.state.delivered": "Delivered",
   "cases.delivery.state.failed": "Failed",
   "cases.delivery.state.dead": "Gave up",
-  "cases.delivery.attempts": "{n} attempts",
+  "cases.delivery.attempts": "attempts: {n}",
   "cases.delivery.nextAttempt": "next attempt {time}",
   "cases.delivery.retry": "Retry",
   "cases.banner.unreachable": "The agent endpoint is unreachable ({error}). Answers wait in the outbox and go out when it is back; until then the customer has not heard from you.",

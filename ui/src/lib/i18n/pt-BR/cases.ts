@@ -100,7 +100,7 @@ export const cases: Record<keyof typeof en, string> = {
   "cases.delivery.state.delivered": "Entregue",
   "cases.delivery.state.failed": "Falhou",
   "cases.delivery.state.dead": "Desistiu",
-  "cases.delivery.attempts": "{n} tentativas",
+  "cases.delivery.attempts": "tentativas: {n}",
   "cases.delivery.nextAttempt": "próxima tentativa {time}",
   "cases.delivery.retry": "Tentar de novo",
   "cases.banner.unreachable": "O endpoint do agente está inacessível ({error}). As respostas aguardam na fila de saída e saem quando ele voltar; até lá o cliente não recebeu nada de você.",

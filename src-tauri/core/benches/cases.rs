@@ -56,11 +56,10 @@ fn seed(conn: &rusqlite::Connection, n: u32) {
         let mut case = tx
             .prepare(
                 "INSERT INTO cases (id, number, conversation_id, lead_name, status, title, summary, context, \
-                 source, waiting_since, opened_at, updated_at, closed_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '[]', 'agent', ?8, ?9, ?9, ?10)",
+                 source, waiting_since, opened_at, updated_at, closed_at, read_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '[]', 'agent', ?8, ?9, ?9, ?10, ?11)",
             )
             .unwrap();
-        let mut read = tx.prepare("INSERT INTO case_reads (case_id, read_at) VALUES (?1, ?2)").unwrap();
         for i in 0..n {
             let at = format!("2026-{:02}-{:02}T{:02}:{:02}:00.000Z", 1 + i % 11, 1 + i % 28, i % 24, i % 60);
             let status = match i % 10 {
@@ -82,11 +81,9 @@ fn seed(conn: &rusqlite::Connection, n: u32) {
                 open.then_some(&at),
                 at,
                 (!open).then_some(&at),
+                (i % 3 == 0).then_some("2026-12-31T00:00:00.000Z"),
             ])
             .unwrap();
-            if i % 3 == 0 {
-                read.execute(rusqlite::params![id, "2026-12-31T00:00:00.000Z"]).unwrap();
-            }
         }
     }
     tx.commit().unwrap();

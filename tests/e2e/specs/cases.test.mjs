@@ -171,6 +171,7 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       const stretches = await browser.execute(() => [...document.querySelectorAll("[data-stretch]")].map((e) => e.dataset.stretch));
       assert.deepEqual(stretches, ["start", "end", "start", "end"]);
       await shot("08-resolved");
+      await browser.execute(() => document.querySelector('[data-testid="toast"] .dismiss')?.click());
       await browser.execute(() => document.querySelector('[data-testid="timeline"]').scrollIntoView({ block: "end" }));
       await shot("09-full-timeline");
 

@@ -11,7 +11,7 @@ use super::model::{
     Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryState, EventKind,
     HumanAction, Lead,
 };
-use super::reads::UNREAD_SQL;
+use super::reads::{unread_waiting_on_you, UNREAD_SQL};
 
 /// A case as the detail screen and `GET /v1/cases/{id}` show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -213,11 +213,13 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         Some(tab) => tab.order(),
         None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC",
     };
+    // The page's rows are picked from the index alone (a deep offset skips index entries, not
+    // whole rows), then only those rows are read with their latest delivery.
     let sql = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
          ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1), {UNREAD_SQL} FROM cases \
-         LEFT JOIN case_reads r ON r.case_id = cases.id {where_sql} ORDER BY {order} \
-         LIMIT {limit} OFFSET {}",
+         WHERE rowid IN (SELECT rowid FROM cases {where_sql} ORDER BY {order} LIMIT {limit} OFFSET {}) \
+         ORDER BY {order}",
         filter.offset
     );
     let mut stmt = conn.prepare(&sql)?;
@@ -248,14 +250,7 @@ pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
             _ => counts.closed += n,
         }
     }
-    counts.unread = conn.query_row(
-        &format!(
-            "SELECT count(*) FROM cases LEFT JOIN case_reads r ON r.case_id = cases.id \
-             WHERE cases.status = 'awaiting_human' AND {UNREAD_SQL}"
-        ),
-        [],
-        |r| r.get(0),
-    )?;
+    counts.unread = unread_waiting_on_you(conn)?;
     Ok(counts)
 }
 

@@ -13,6 +13,7 @@ pub mod guard;
 pub mod info;
 pub mod paths;
 pub mod service;
+pub mod settings;
 pub mod skill;
 
 pub use error::ErrorBody;

@@ -25,8 +25,22 @@ pub fn run() {
             events::forward(&app.state::<AppState>().events, app.handle().clone());
             Ok(())
         })
+        .plugin(tauri_plugin_dialog::init())
         .manage(state)
-        .invoke_handler(tauri::generate_handler![commands::app::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::app::app_info,
+            commands::dialog::pick_folder,
+            commands::settings::settings_get,
+            commands::settings::settings_set_skills_dir,
+            commands::settings::settings_set_api_port,
+            commands::settings::settings_set_policy,
+            commands::settings::settings_set_language,
+            commands::settings::settings_set_theme,
+            commands::settings::settings_set_endpoint,
+            commands::settings::settings_test_endpoint,
+            commands::settings::settings_generate_secret,
+            commands::settings::settings_rotate_token,
+        ])
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");
     app.run(|handle, event| {

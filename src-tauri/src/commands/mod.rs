@@ -1,3 +1,5 @@
 //! Tauri commands, one file per screen area. Each is a one-liner over the core.
 
 pub mod app;
+pub mod dialog;
+pub mod settings;

@@ -24,6 +24,7 @@ pub use appearance::{language, set_language, set_theme, theme, Language, Theme};
 pub use error::SettingsError;
 pub use policy::{checked_policy, policy, set_policy};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
+pub use view::{ApiAccess, SettingsView};
 
 use crate::skill::policy::Policy;
 

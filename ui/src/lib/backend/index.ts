@@ -4,3 +4,5 @@
 export type { ErrorBody } from "../bindings/ErrorBody";
 export { toErrorBody } from "./core";
 export * from "./app";
+export * from "./settings";
+export * from "./dialog";

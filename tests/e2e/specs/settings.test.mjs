@@ -4,11 +4,12 @@
 // a restart.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { ROOT, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -23,6 +24,11 @@ async function freePort() {
   const port = await listenOnFreePort(probe);
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+async function skillsIndex(url, token) {
+  const answer = await fetch(`${url}/v1/skills/index?format=skillcase`, { headers: { Authorization: `Bearer ${token}` } });
+  return answer.text();
 }
 
 async function status(url, token) {
@@ -109,6 +115,36 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.equal(await browser.execute(() => document.documentElement.dataset.theme), "light");
   });
 
+  it("refuses a relative skills directory next to the folder field", async () => {
+    const { browser } = app;
+    await typeInto(browser, "#skills-dir-path", "skills");
+    await click(browser, '[data-section="skills-dir"] button[type="submit"]');
+    const message = await waitForText(browser, '[data-error="skills_dir"]', (t) => t.length > 0, "folder error");
+    assert.equal(message, "Choose an existing folder Skillcase can read, as a full path.");
+    await scrollTo(browser, '[data-section="skills-dir"]');
+    await screenshot(browser, "settings-skills-dir-invalid");
+  });
+
+  it("serves a newly chosen skills directory at once", async () => {
+    const { browser, dataDir } = app;
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.ok((await skillsIndex(url, token)).includes("status-do-pedido"), "the examples are served first");
+    const chosen = mkdtempSync(join(tmpdir(), "skillcase-e2e-skills-"));
+    try {
+      cpSync(join(ROOT, "skills-examples/politica-de-frete"), join(chosen, "politica-de-frete"), { recursive: true });
+      await typeInto(browser, "#skills-dir-path", chosen);
+      await click(browser, '[data-section="skills-dir"] button[type="submit"]');
+      await waitForText(browser, '[data-field="skills-dir"]', (t) => t.includes(chosen), "the status line shows the folder");
+      assert.equal(await textOf(browser, '[data-error="skills_dir"]'), null);
+      const index = await skillsIndex(url, token);
+      assert.ok(index.includes("politica-de-frete"), index);
+      assert.ok(!index.includes("status-do-pedido"), index);
+    } finally {
+      rmSync(chosen, { recursive: true, force: true });
+    }
+  });
+
   it("refuses an endpoint URL without a scheme, next to the URL field", async () => {
     const { browser } = app;
     await typeInto(browser, "#endpoint-url", `127.0.0.1:${hook.address().port}/hook`);
@@ -189,5 +225,34 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.equal(await status(newUrl, token), 200);
     await assert.rejects(fetch(`${oldUrl}/v1/openapi.json`), "nothing listens on the old port any more");
     await screenshot(browser, "settings-api-moved");
+  });
+});
+
+describe("settings at start-up", { timeout: 240_000 }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "skillcase-e2e-keep-"));
+  const env = { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8", SKILLCASE_DATA_DIR: dataDir };
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("applies the saved language and theme when the app starts again", async () => {
+    const first = await launchApp({ env });
+    try {
+      await click(first.browser, 'nav button[data-nav="settings"]');
+      await waitForText(first.browser, '[data-section="appearance"]', (t) => t.length > 0, "settings load");
+      await click(first.browser, 'input[name="language"][value="pt-BR"] + span');
+      await click(first.browser, 'input[name="theme"][value="dark"] + span');
+      await waitForText(first.browser, "h1", (t) => t === "Configurações", "Portuguese applied");
+    } finally {
+      await first.stop();
+    }
+    const second = await launchApp({ env });
+    try {
+      const { browser } = second;
+      await waitForText(browser, 'nav button[data-nav="settings"]', (t) => t === "Configurações", "Portuguese at start-up");
+      assert.equal(await browser.execute(() => document.documentElement.dataset.theme), "dark");
+      assert.equal(await browser.execute(() => document.documentElement.lang), "pt-BR");
+      await screenshot(browser, "settings-restart-dark-pt-BR");
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -7,11 +7,14 @@
 
 use std::path::PathBuf;
 
+use rusqlite::Connection;
 use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
 use skillcase_core::service::{Service, ServiceOptions};
 use skillcase_core::{db, settings, ErrorBody};
 use tokio::sync::Mutex;
+
+use crate::error::IpcError;
 
 /// Shared by every command through `tauri::State`.
 pub struct AppState {
@@ -51,6 +54,28 @@ impl AppState {
         };
         let live = Mutex::new(Live { skills_dir, api, service });
         Ok(Self { data_dir, database_path, events, live })
+    }
+
+    /// Runs `work` on a connection to the database, on a blocking thread (never the main one).
+    pub async fn with_db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, IpcError> + Send + 'static,
+    ) -> Result<T, IpcError> {
+        let path = self.database_path.clone();
+        tauri::async_runtime::spawn_blocking(move || work(&db::open(&path)?)).await.map_err(|e| {
+            IpcError::from(ErrorBody::new("task_failed", format!("the database task stopped: {e}")))
+        })?
+    }
+
+    /// Tells the delivery worker a reply is waiting (or the endpoint changed), so it looks now.
+    /// While the service is being restarted the lock is taken and the wake is skipped: a worker
+    /// that starts drains the outbox first anyway.
+    pub fn wake_delivery(&self) {
+        if let Ok(live) = self.live.try_lock() {
+            if let Some(service) = live.service.as_ref() {
+                service.waker().wake();
+            }
+        }
     }
 
     /// The status-line facts.

@@ -2,7 +2,6 @@
 //! endpoint, rotate the API token. Saving the skills directory or the port restarts the
 //! service in [`AppState`]; every save announces `settings-changed` so the status line re-reads.
 
-use rusqlite::Connection;
 use skillcase_core::api::auth::TokenStore;
 use skillcase_core::cases::delivery::{test_endpoint, PingOutcome};
 use skillcase_core::cases::endpoint::{checked_endpoint, set_endpoint, EndpointInput};
@@ -10,7 +9,7 @@ use skillcase_core::cases::signature::generate_secret;
 use skillcase_core::events::DomainEvent;
 use skillcase_core::settings::{self, view, SettingsView};
 use skillcase_core::skill::policy::Policy;
-use skillcase_core::{db, ErrorBody};
+use skillcase_core::ErrorBody;
 use tauri::State;
 
 use crate::{error::IpcError, state::AppState};
@@ -28,11 +27,12 @@ pub async fn settings_set_skills_dir(
     path: Option<String>,
 ) -> Result<SettingsView, IpcError> {
     let data_dir = state.data_dir.clone();
-    let (dir, port) = with_db(&state, move |conn| {
-        settings::set_skills_dir(conn, path.as_deref())?;
-        Ok((settings::effective_skills_dir(conn, &data_dir)?, settings::api_port(conn)?))
-    })
-    .await?;
+    let (dir, port) = state
+        .with_db(move |conn| {
+            settings::set_skills_dir(conn, path.as_deref())?;
+            Ok((settings::effective_skills_dir(conn, &data_dir)?, settings::api_port(conn)?))
+        })
+        .await?;
     state.switch_skills_dir(dir, port).await;
     changed(&state, "skills_dir");
     read_view(&state).await
@@ -43,9 +43,9 @@ pub async fn settings_set_skills_dir(
 #[tauri::command]
 pub async fn settings_set_api_port(state: State<'_, AppState>, port: u32) -> Result<SettingsView, IpcError> {
     let current = state.api_port().await;
-    let port = with_db(&state, move |_| Ok(settings::check_api_port(port, current)?)).await?;
+    let port = blocking(move || Ok(settings::check_api_port(port, current)?)).await?;
     state.move_api(port).await?;
-    with_db(&state, move |conn| Ok(settings::set_api_port(conn, port.into(), Some(port))?)).await?;
+    state.with_db(move |conn| Ok(settings::set_api_port(conn, port.into(), Some(port))?)).await?;
     changed(&state, "api");
     read_view(&state).await
 }
@@ -56,7 +56,7 @@ pub async fn settings_set_policy(
     state: State<'_, AppState>,
     policy: Policy,
 ) -> Result<SettingsView, IpcError> {
-    with_db(&state, move |conn| Ok(settings::set_policy(conn, policy)?)).await?;
+    state.with_db(move |conn| Ok(settings::set_policy(conn, policy)?)).await?;
     changed(&state, "policy");
     read_view(&state).await
 }
@@ -67,7 +67,7 @@ pub async fn settings_set_language(
     state: State<'_, AppState>,
     language: String,
 ) -> Result<SettingsView, IpcError> {
-    with_db(&state, move |conn| Ok(settings::set_language(conn, &language)?)).await?;
+    state.with_db(move |conn| Ok(settings::set_language(conn, &language)?)).await?;
     changed(&state, "appearance");
     read_view(&state).await
 }
@@ -75,7 +75,7 @@ pub async fn settings_set_language(
 /// Saves the theme (`system`, `light`, `dark`).
 #[tauri::command]
 pub async fn settings_set_theme(state: State<'_, AppState>, theme: String) -> Result<SettingsView, IpcError> {
-    with_db(&state, move |conn| Ok(settings::set_theme(conn, &theme)?)).await?;
+    state.with_db(move |conn| Ok(settings::set_theme(conn, &theme)?)).await?;
     changed(&state, "appearance");
     read_view(&state).await
 }
@@ -86,7 +86,8 @@ pub async fn settings_set_endpoint(
     state: State<'_, AppState>,
     input: EndpointInput,
 ) -> Result<SettingsView, IpcError> {
-    with_db(&state, move |conn| Ok(set_endpoint(conn, input)?)).await?;
+    state.with_db(move |conn| Ok(set_endpoint(conn, input)?)).await?;
+    state.wake_delivery();
     changed(&state, "endpoint");
     read_view(&state).await
 }
@@ -97,7 +98,7 @@ pub async fn settings_test_endpoint(
     state: State<'_, AppState>,
     input: EndpointInput,
 ) -> Result<PingOutcome, IpcError> {
-    let endpoint = with_db(&state, move |conn| Ok(checked_endpoint(conn, &input)?)).await?;
+    let endpoint = state.with_db(move |conn| Ok(checked_endpoint(conn, &input)?)).await?;
     Ok(test_endpoint(&endpoint).await?)
 }
 
@@ -119,27 +120,18 @@ pub async fn settings_rotate_token(state: State<'_, AppState>) -> Result<Setting
 async fn read_view(state: &AppState) -> Result<SettingsView, IpcError> {
     let status = state.api_status().await;
     let data_dir = state.data_dir.clone();
-    Ok(with_db(state, move |conn| view::read(conn, &data_dir, status)).await?)
+    state.with_db(move |conn| Ok(view::read(conn, &data_dir, status)?)).await
 }
 
 fn changed(state: &AppState, section: &str) {
     state.events.publish(DomainEvent::SettingsChanged { section: section.to_string() });
 }
 
-/// Runs `work` on a fresh database connection off the async threads (SQLite and the file
-/// system block).
-async fn with_db<T: Send + 'static>(
-    state: &AppState,
-    work: impl FnOnce(&Connection) -> Result<T, ErrorBody> + Send + 'static,
-) -> Result<T, ErrorBody> {
-    let path = state.database_path.clone();
-    blocking(move || work(&db::open(&path)?)).await
-}
-
+/// Runs file-system work (the token file) off the async threads.
 async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
-) -> Result<T, ErrorBody> {
-    tauri::async_runtime::spawn_blocking(work)
-        .await
-        .map_err(|e| ErrorBody::new("internal", format!("a background task failed: {e}")))?
+    work: impl FnOnce() -> Result<T, IpcError> + Send + 'static,
+) -> Result<T, IpcError> {
+    tauri::async_runtime::spawn_blocking(work).await.map_err(|e| {
+        IpcError::from(ErrorBody::new("task_failed", format!("a background task stopped: {e}")))
+    })?
 }

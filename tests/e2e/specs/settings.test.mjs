@@ -189,7 +189,11 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.notEqual(after, before);
     assert.equal(await status(url, before), 401);
     assert.equal(await status(url, after), 200);
-    assert.ok((await textOf(browser, '[data-testid="api-curl"]')).includes(after), "the curl line carries the new token");
+    assert.ok(!(await textOf(browser, '[data-testid="api-curl"]')).includes(after), "the curl line masks the token");
+    await click(browser, '[data-section="api"] button[aria-pressed]');
+    await waitForText(browser, '[data-testid="api-curl"]', (t) => t.includes(after), "the curl line shows the new token");
+    assert.equal(await textOf(browser, '[data-testid="api-token"]'), after);
+    await screenshot(browser, "settings-api-token-shown");
   });
 
   it("refuses a port in use next to the port field and keeps the API where it was", async () => {

@@ -166,6 +166,25 @@ describe("the settings screen", () => {
     await vi.waitFor(() => expect(screen.getByTestId("api-token").textContent?.trim()).toBe(rotated));
   });
 
+  it("masks the token in the curl line until the token is shown, and copies the real line", async () => {
+    await renderLoaded();
+    expect(screen.getByTestId("api-curl").textContent).not.toContain(TOKEN);
+    await fireEvent.click(document.querySelector<HTMLButtonElement>('[data-action="copy-curl"]')!);
+    expect(mocked.copyText).toHaveBeenCalledWith(view().api.curl);
+    await fireEvent.click(screen.getByRole("button", { name: "Show token" }));
+    expect(screen.getByTestId("api-curl").textContent).toContain(TOKEN);
+  });
+
+  it("cancels a rotation with Escape and puts focus on the confirm button when asked", async () => {
+    await renderLoaded();
+    await fireEvent.click(screen.getByRole("button", { name: "Rotate…" }));
+    const confirm = screen.getByRole("button", { name: "Rotate token" });
+    expect(document.activeElement).toBe(confirm);
+    await fireEvent.keyDown(confirm, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(mocked.rotateToken).not.toHaveBeenCalled();
+  });
+
   it("shows a limit refusal next to its field", async () => {
     mocked.setPolicy.mockRejectedValue({
       code: "invalid_limit",

@@ -81,6 +81,7 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     const { browser } = app;
     await screenshot(browser, "settings-light-en");
     await click(browser, 'input[name="language"][value="pt-BR"] + span');
+    await scrollTo(browser, "h1");
     await waitForText(browser, 'nav button[data-nav="settings"]', (t) => t === "Configurações", "the nav speaks Portuguese");
     assert.equal(await textOf(browser, "h1"), "Configurações");
     assert.equal(await textOf(browser, 'nav button[data-nav="cases"]'), "Casos");
@@ -101,7 +102,10 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     await screenshot(browser, "settings-dark-en");
     await click(browser, 'input[name="language"][value="pt-BR"] + span');
     await waitForText(browser, "h1", (t) => t === "Configurações", "Portuguese in dark");
+    await scrollTo(browser, "h1");
     await screenshot(browser, "settings-dark-pt-BR");
+    await scrollTo(browser, '[data-section="appearance"]');
+    await screenshot(browser, "settings-dark-pt-BR-appearance");
     await scrollTo(browser, '[data-section="endpoint"]');
     await screenshot(browser, "settings-dark-pt-BR-endpoint");
     await scrollTo(browser, '[data-section="policy"]');

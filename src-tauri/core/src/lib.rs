@@ -14,5 +14,6 @@ pub mod info;
 pub mod paths;
 pub mod service;
 pub mod skill;
+pub mod watch;
 
 pub use error::ErrorBody;

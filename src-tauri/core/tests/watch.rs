@@ -380,3 +380,36 @@ fn making_a_script_executable_is_a_change_but_other_permission_changes_are_not()
     chmod(w.path("frete/scripts/calc.sh"), 0o755);
     assert_eq!(w.until_quiet(), [changed("frete")]);
 }
+
+#[test]
+fn the_directory_moved_away_and_back_is_reported_unavailable_then_back() {
+    let w = watched(&["frete"]).settled();
+    let aside = w.dir.path().with_extension("aside");
+    fs::rename(w.dir.path(), &aside).unwrap();
+    let gone = w.until_quiet();
+    assert!(matches!(&gone[..], [WatchEvent::DirUnavailable { .. }]), "{gone:?}");
+    fs::write(aside.join("frete/SKILL.md"), skill_md("frete", "edited while away")).unwrap();
+    assert_eq!(w.until_quiet(), [], "the folder moved away is no longer watched");
+    fs::rename(&aside, w.dir.path()).unwrap();
+    assert_eq!(w.until_quiet(), [WatchEvent::DirBack]);
+    fs::write(w.path("frete/SKILL.md"), skill_md("frete", "back home")).unwrap();
+    assert_eq!(w.until_quiet(), [changed("frete")]);
+}
+
+#[test]
+fn a_consumer_that_panics_does_not_stop_the_watcher() {
+    let dir = tempfile::tempdir().unwrap();
+    write_skill(dir.path(), "frete");
+    let (tx, batches) = mpsc::channel();
+    let _watcher = SkillsWatcher::start(dir.path(), options(), move |batch| {
+        if batch == [changed("frete")] {
+            panic!("the consumer failed on its first batch");
+        }
+        let _ = tx.send(batch);
+    })
+    .unwrap();
+    fs::write(dir.path().join("frete/SKILL.md"), skill_md("frete", "second")).unwrap();
+    std::thread::sleep(QUIET);
+    write_skill(dir.path(), "troca");
+    assert_eq!(batches.recv_timeout(DEADLINE).unwrap(), [changed("troca")]);
+}

@@ -114,7 +114,7 @@ fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
         Ok(bytes) => bytes,
         Err(e) => {
             let finding =
-                Finding::error("archive_read_failed", shown, format!("cannot read the package: {e}"))
+                Finding::error(archive::codes::READ_FAILED, shown, format!("cannot read the package: {e}"))
                     .hint("check the path and that the file is readable");
             return Validated::failed(vec![finding]);
         }

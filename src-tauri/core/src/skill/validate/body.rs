@@ -131,15 +131,9 @@ fn missing_reference(ctx: &Ctx<'_>, path: &str) -> Finding {
 
 /// Where the path is written: in skill.config.yaml when that declares `references`, else SKILL.md.
 fn reference_position(ctx: &Ctx<'_>, path: &str) -> (&'static str, Option<(u32, u32)>) {
-    let config_entries = ctx
-        .pkg
-        .file(CONFIG_FILE)
-        .and_then(|f| std::str::from_utf8(&f.bytes).ok())
-        .and_then(|t| crate::skill::config::parse_config_file(t, &mut Vec::new()).ok());
-    if let Some(entries) = config_entries {
-        if let Some((_, node)) = entries.iter().find(|(k, _)| k.name == "references") {
-            return (CONFIG_FILE, find_scalar(node, path));
-        }
+    let in_config = ctx.config_entries.and_then(|e| e.iter().find(|(k, _)| k.name == "references"));
+    if let Some((_, node)) = in_config {
+        return (CONFIG_FILE, find_scalar(node, path));
     }
     (ctx.file, ctx.fm.get("references").and_then(|n| find_scalar(n, path)))
 }

@@ -80,8 +80,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
     move |source| LoadError::Io { path: path.to_path_buf(), source }
 }
 
-/// Reads a skill folder into a package: every regular file (junk skipped), sorted by path.
+/// Whether the files read get their content hash (only packages that will be stored need it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hashing {
+    On,
+    Off,
+}
+
+/// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
+/// with its sha256.
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
+    read_package(dir, Hashing::On)
+}
+
+fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
     let meta = fs::metadata(dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
         _ => LoadError::Io { path: dir.to_path_buf(), source: e },
@@ -90,12 +102,18 @@ pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
     let mut files = Vec::new();
-    walk(dir, "", 0, &mut files)?;
+    walk(dir, "", 0, hashing, &mut files)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Package { folder_name: folder_name(dir), files })
 }
 
-fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Result<(), LoadError> {
+fn walk(
+    abs: &Path,
+    rel: &str,
+    depth: usize,
+    hashing: Hashing,
+    out: &mut Vec<PackageFile>,
+) -> Result<(), LoadError> {
     if depth > MAX_DEPTH {
         return Err(LoadError::TooDeep(rel.to_string()));
     }
@@ -110,9 +128,9 @@ fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Resu
         if kind.is_symlink() {
             return Err(LoadError::Symlink(path));
         } else if kind.is_dir() {
-            walk(&entry.path(), &path, depth + 1, out)?;
+            walk(&entry.path(), &path, depth + 1, hashing, out)?;
         } else if kind.is_file() {
-            out.push(read_file(&entry.path(), path)?);
+            out.push(read_file(&entry.path(), path, hashing)?);
             if out.len() > MAX_FILES {
                 return Err(LoadError::TooManyFiles);
             }
@@ -121,13 +139,20 @@ fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Resu
     Ok(())
 }
 
-fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
-    let meta = fs::metadata(abs).map_err(io(abs))?;
+/// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
+/// its reads.
+fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, LoadError> {
+    let mut file = fs::File::open(abs).map_err(io(abs))?;
+    let meta = file.metadata().map_err(io(abs))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(LoadError::FileTooLarge { path, bytes: meta.len() });
     }
-    let bytes = fs::read(abs).map_err(io(abs))?;
-    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes).map_err(io(abs))?;
+    Ok(match hashing {
+        Hashing::On => PackageFile::new(path, bytes, unix_mode(&meta)),
+        Hashing::Off => PackageFile { path, bytes, unix_mode: unix_mode(&meta), sha256: String::new() },
+    })
 }
 
 #[cfg(unix)]
@@ -169,8 +194,9 @@ fn is_normal_absolute(dir: &Path) -> bool {
 }
 
 /// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
+/// The package is validated and dropped, so its files are not hashed.
 pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
-    match package_from_dir(dir) {
+    match read_package(dir, Hashing::Off) {
         Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }

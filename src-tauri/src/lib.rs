@@ -29,6 +29,7 @@ pub fn run() {
             notify::notify_new_cases(bus, app.handle().clone());
             Ok(())
         })
+        .plugin(tauri_plugin_dialog::init())
         .manage(state)
         .invoke_handler(tauri::generate_handler![
             commands::app::app_info,
@@ -39,6 +40,17 @@ pub fn run() {
             commands::cases::case_reply,
             commands::cases::delivery_retry,
             commands::cases::outbox_status,
+            commands::dialog::pick_folder,
+            commands::settings::settings_get,
+            commands::settings::settings_set_skills_dir,
+            commands::settings::settings_set_api_port,
+            commands::settings::settings_set_policy,
+            commands::settings::settings_set_language,
+            commands::settings::settings_set_theme,
+            commands::settings::settings_set_endpoint,
+            commands::settings::settings_test_endpoint,
+            commands::settings::settings_generate_secret,
+            commands::settings::settings_rotate_token,
         ])
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");

@@ -24,6 +24,7 @@ vi.mock("$lib/backend", () => ({
     database_path: "/tmp/skillcase-test/skillcase.sqlite3",
     api: { state: "listening", url: "http://127.0.0.1:7878" },
   })),
+  onSettingsChanged: vi.fn(async () => () => {}),
 }));
 
 describe("the shell", () => {

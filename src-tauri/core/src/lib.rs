@@ -13,6 +13,8 @@ pub mod guard;
 pub mod info;
 pub mod paths;
 pub mod service;
+pub mod settings;
 pub mod skill;
+pub mod watch;
 
 pub use error::ErrorBody;

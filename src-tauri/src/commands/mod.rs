@@ -2,3 +2,5 @@
 
 pub mod app;
 pub mod cases;
+pub mod dialog;
+pub mod settings;

@@ -9,8 +9,8 @@ import { launchApp, screenshot, textOf, waitForText } from "../support/harness.m
 const SCREENS = [
   { id: "skills", title: "Skills" },
   { id: "catalog", title: "Catalog" },
-  { id: "cases", title: "Cases" },
-  { id: "settings", title: "Settings" },
+  { id: "cases", title: "Cases", built: true },
+  { id: "settings", title: "Settings", built: true },
 ];
 
 describe("the shell (light theme)", { timeout: 180_000 }, () => {
@@ -34,7 +34,7 @@ describe("the shell (light theme)", { timeout: 180_000 }, () => {
     for (const screen of SCREENS) {
       await (await browser.$(`nav button[data-nav="${screen.id}"]`)).click();
       await waitForText(browser, "h1", (t) => t === screen.title, `clicking ${screen.id} should show ${screen.title}`);
-      if (screen.id !== "cases") {
+      if (!screen.built) {
         const pending = await textOf(browser, '[data-testid="pending"]');
         assert.ok(pending.length > 0, `${screen.id} says what is still to come`);
       }

@@ -34,6 +34,8 @@ impl AppState {
             let options = ServiceOptions {
                 data_dir: data_dir.clone(),
                 skills_dir: skills_dir.clone(),
+                catalog_dir: paths::catalog_dir(),
+                policy: Default::default(),
                 port,
                 events: events.clone(),
             };

@@ -46,9 +46,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             set_endpoint(&conn, input)?;
         }
         let skills_dir = args.skills_dir.unwrap_or_else(|| paths::skills_dir(None, &data_dir));
-        let options = ServiceOptions { data_dir, skills_dir, port: args.port, events: Default::default() };
+        let options = ServiceOptions {
+            data_dir,
+            skills_dir,
+            catalog_dir: paths::catalog_dir(),
+            policy: Default::default(),
+            port: args.port,
+            events: Default::default(),
+        };
         let stopped = stop_signal()?;
         let service = Service::start(options).await?;
+        service.scanned().await;
         println!("listening on http://127.0.0.1:{}", service.port());
         std::io::stdout().flush()?;
         stopped.await;

@@ -15,5 +15,6 @@ pub mod library;
 pub mod paths;
 pub mod service;
 pub mod skill;
+pub mod watch;
 
 pub use error::ErrorBody;

@@ -12,6 +12,7 @@ use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
 use crate::events::EventBus;
 use crate::library::{Library, LibraryOptions};
 use crate::skill::policy::Policy;
+use crate::watch::{SkillsWatcher, WatchOptions};
 use crate::{db, ErrorBody};
 
 /// Environment variable that overrides the API port (tests use 0 for a free one).
@@ -48,6 +49,8 @@ pub struct ServiceOptions {
 /// outbox is durable, so pending deliveries resume on the next start.
 pub struct Service {
     library: Arc<Library>,
+    /// The watch of the skills directory (stops when dropped); absent when it could not start.
+    _watcher: Option<SkillsWatcher>,
     /// Turns true when the start-up scan has finished.
     scanned: tokio::sync::watch::Receiver<bool>,
     server: RunningServer,
@@ -57,7 +60,8 @@ pub struct Service {
 
 impl Service {
     /// Opens the database, the API token (creating it on first run) and the skill library,
-    /// starts the library's scan in the background (the listing fills in as it runs, with
+    /// starts watching the skills directory (each change re-scans one skill) and the library's
+    /// scan in the background (the listing fills in as it runs, with
     /// `scan-progress` events), the delivery worker, then the loopback server. Must run inside a
     /// tokio runtime.
     pub async fn start(options: ServiceOptions) -> Result<Service, ErrorBody> {
@@ -77,6 +81,13 @@ impl Service {
             }
             let _ = scan_done.send(true);
         });
+        let watcher = match crate::library::watching::watch(&library, WatchOptions::default()) {
+            Ok(watcher) => Some(watcher),
+            Err(err) => {
+                eprintln!("skillcase: the skills directory is not watched: {err}");
+                None
+            }
+        };
         let skills = Arc::clone(&library);
         let (stop_worker, stopped) = tokio::sync::oneshot::channel::<()>();
         let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
@@ -85,7 +96,7 @@ impl Service {
         let config = ApiConfig { port: options.port, ..ApiConfig::default() };
         let state = ApiState { db, tokens, skills, events: options.events };
         let server = serve(config, state).await?;
-        Ok(Service { library, scanned, server, worker, stop_worker })
+        Ok(Service { library, _watcher: watcher, scanned, server, worker, stop_worker })
     }
 
     /// Resolves once the start-up scan has finished (`skillcase serve` waits for it before it

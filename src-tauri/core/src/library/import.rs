@@ -45,8 +45,9 @@ impl Library {
             }
         };
         if !is_plain_name(&name) {
-            let finding =
-                Finding::error("skill_name_invalid", "SKILL.md", format!("`{name}` cannot be a folder name"));
+            let message = format!("`{name}` cannot be a folder name");
+            let finding = Finding::error("name_invalid_chars", "SKILL.md", message)
+                .hint("Use only lower-case letters, digits and hyphens: `my-skill`.");
             return Ok(refused(Some(name), "skill_name_invalid", vec![finding], dry_run));
         }
         let _writing = self.write_lock();

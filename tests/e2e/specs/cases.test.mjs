@@ -249,6 +249,11 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await waitFor(browser, '.source[data-source="guardrail_autofallback"]', "the detail names the guardrail as source");
       await shot("16-guardrail-case-detail");
       await back(browser);
+      await waitFor(browser, `.row[data-case-id="${id}"][data-unread="false"]`, "opening the case marks it read");
+      await click(browser, `.row[data-case-id="${id}"]`);
+      await click(browser, '[data-testid="mark-unread"]');
+      await back(browser);
+      await waitFor(browser, `.row[data-case-id="${id}"][data-unread="true"]`, "Mark unread marks it unread again");
     });
 
     it("runs the loop with the keyboard only", async () => {

@@ -4,12 +4,12 @@
 // a restart.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
-import { ROOT, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -29,6 +29,17 @@ async function freePort() {
 async function skillsIndex(url, token) {
   const answer = await fetch(`${url}/v1/skills/index?format=skillcase`, { headers: { Authorization: `Bearer ${token}` } });
   return answer.text();
+}
+
+/** Polls `probe` every 100 ms until it returns a value (the library scans a new folder in the background). */
+async function waitUntil(probe, what, ms = 5_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function status(url, token) {
@@ -136,14 +147,22 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.ok((await skillsIndex(url, token)).includes("status-do-pedido"), "the examples are served first");
     const chosen = mkdtempSync(join(tmpdir(), "skillcase-e2e-skills-"));
     try {
-      cpSync(join(ROOT, "skills-examples/politica-de-frete"), join(chosen, "politica-de-frete"), { recursive: true });
+      // A skill only the new folder has; the factory catalog stays served beside it (SPEC A9).
+      mkdirSync(join(chosen, "pasta-escolhida"));
+      writeFileSync(
+        join(chosen, "pasta-escolhida", "SKILL.md"),
+        "---\nname: pasta-escolhida\ndescription: Proves the chosen folder is the one served.\n---\nBody.\n",
+      );
+      assert.ok(!(await skillsIndex(url, token)).includes("pasta-escolhida"));
       await typeInto(browser, "#skills-dir-path", chosen);
       await click(browser, '[data-section="skills-dir"] button[type="submit"]');
       await waitForText(browser, '[data-field="skills-dir"]', (t) => t.includes(chosen), "the status line shows the folder");
       assert.equal(await textOf(browser, '[data-error="skills_dir"]'), null);
-      const index = await skillsIndex(url, token);
-      assert.ok(index.includes("politica-de-frete"), index);
-      assert.ok(!index.includes("status-do-pedido"), index);
+      const served = await waitUntil(async () => {
+        const index = await skillsIndex(url, token);
+        return index.includes("pasta-escolhida") ? index : null;
+      }, "the new folder's skill in the index");
+      assert.ok(served.includes("status-do-pedido"), "catalog skills are still served");
     } finally {
       rmSync(chosen, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod guard;
 pub mod info;
+pub mod library;
 pub mod paths;
 pub mod service;
 pub mod skill;

@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_settings.sql"),
     include_str!("migrations/0002_cases.sql"),
     include_str!("migrations/0003_guard.sql"),
+    include_str!("migrations/0004_library.sql"),
 ];
 
 /// Why the database could not be opened.

@@ -4,3 +4,4 @@
 export type { ErrorBody } from "../bindings/ErrorBody";
 export { toErrorBody } from "./core";
 export * from "./app";
+export * from "./skills";

@@ -73,6 +73,7 @@ export const skills = {
   "skills.files.tree": "Files",
   "skills.files.pick": "Choose a file to see it.",
   "skills.files.binary": "{mime} · {size} — not text, so the agent cannot read it as a document.",
+  "skills.files.notLevel3": "Not offered at level 3 ({message}); shown here from the skill folder.",
   "skills.files.binaryType": "binary file",
 
   "skills.findings.error": "error",

@@ -66,9 +66,11 @@ pub fn stage(package: &Package, staging_parent: &Path) -> Result<StagedSkill, Ar
     Ok(StagedSkill { dir })
 }
 
-/// Moves `staged` to `target_dir` by rename. An existing folder there is renamed aside first
-/// and removed only once the new one is in place; if the second rename fails the old folder
-/// is renamed back, so `target_dir` is always the old skill or the new one, never a mix.
+/// Moves `staged` to `target_dir` by rename. An existing folder there is swapped with the new one
+/// in one atomic exchange where the system has it (Linux `renameat2(RENAME_EXCHANGE)`), so even a
+/// crash at any instant leaves `target_dir` holding the old skill or the new one. Elsewhere the
+/// old folder is renamed aside first and removed only once the new one is in place; if the second
+/// rename fails the old folder is renamed back.
 pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveError> {
     let install_err = |source| ArchiveError::Install { target: target_dir.to_path_buf(), source };
     let parent = target_dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -77,6 +79,12 @@ pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveErro
     if fs::symlink_metadata(target_dir).is_err() {
         fs::rename(staged.path(), target_dir).map_err(install_err)?;
         return finish(staged, parent, &staging_parent).map_err(install_err);
+    }
+    if exchange(staged.path(), target_dir).is_ok() {
+        // The staging path now holds the previous folder: dropping `staged` removes it.
+        sync_dir(parent).and_then(|()| sync_dir(&staging_parent)).map_err(install_err)?;
+        drop(staged);
+        return Ok(());
     }
     let holder =
         tempfile::Builder::new().prefix(REPLACED_PREFIX).tempdir_in(&staging_parent).map_err(install_err)?;
@@ -102,6 +110,19 @@ pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveErro
     finish(staged, parent, &staging_parent).map_err(install_err)?;
     drop(holder);
     Ok(())
+}
+
+/// Swaps two folders atomically (both must exist).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+}
+
+/// No atomic exchange here: the caller falls back to rename-aside.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "no atomic exchange"))
 }
 
 /// After the rename: the staging folder no longer exists under its old name, so it must not be

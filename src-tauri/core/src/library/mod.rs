@@ -15,8 +15,14 @@
 
 pub mod activations;
 pub mod blobs;
+pub mod catalog;
+pub mod diff;
+pub mod edit;
 pub mod error;
+mod folder;
+pub mod import;
 pub mod listing;
+pub mod rollback;
 pub mod scan;
 mod state;
 pub mod store;
@@ -127,6 +133,17 @@ impl Library {
     /// `Some(reason)` while the skills directory cannot be read.
     pub fn unavailable(&self) -> Option<String> {
         self.read_state().unavailable.clone()
+    }
+
+    /// Removes the blobs no recorded version names (left behind by interrupted writes). Never
+    /// runs by itself: versions are kept forever, so this only reclaims orphans.
+    pub fn gc_blobs(&self) -> Result<GcReport, LibraryError> {
+        let _writing = self.write_lock();
+        let referenced: std::collections::HashSet<String> =
+            store::all_manifests(&self.conn())?.into_iter().flatten().map(|m| m.sha256).collect();
+        let (kept, removed, freed_bytes) =
+            self.blobs.collect(&referenced).map_err(LibraryError::io(self.blobs.root()))?;
+        Ok(GcReport { kept, removed, freed_bytes })
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {

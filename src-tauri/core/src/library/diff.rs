@@ -1,0 +1,89 @@
+//! Comparing two versions of a skill file by file: a unified diff for text files (via the
+//! `similar` crate, the Myers diff used by insta and cargo's own tooling), sizes and hashes for
+//! binaries. Files are read from the blob store, so any two recorded versions can be compared.
+
+use std::collections::BTreeMap;
+
+use similar::TextDiff;
+
+use super::store;
+use super::types::{FileChange, FileDiff, ManifestEntry};
+use super::{Library, LibraryError};
+
+/// Lines of context around each change.
+const CONTEXT: usize = 3;
+
+impl Library {
+    /// Per-file differences from version `v1` to version `v2` of `name`, in path order.
+    pub fn diff(&self, name: &str, v1: i64, v2: i64) -> Result<Vec<FileDiff>, LibraryError> {
+        let old = self.manifest_of_version(name, v1)?;
+        let new = self.manifest_of_version(name, v2)?;
+        let mut paths: BTreeMap<&str, (Option<&ManifestEntry>, Option<&ManifestEntry>)> = BTreeMap::new();
+        for entry in &old {
+            paths.entry(&entry.path).or_default().0 = Some(entry);
+        }
+        for entry in &new {
+            paths.entry(&entry.path).or_default().1 = Some(entry);
+        }
+        paths.into_iter().map(|(path, (a, b))| self.file_diff(path, a, b)).collect()
+    }
+
+    fn manifest_of_version(&self, name: &str, version: i64) -> Result<Vec<ManifestEntry>, LibraryError> {
+        store::version(&self.conn(), version)?
+            .filter(|v| v.name == name)
+            .map(|v| v.manifest)
+            .ok_or(LibraryError::VersionNotFound { name: name.to_string(), version })
+    }
+
+    fn file_diff(
+        &self,
+        path: &str,
+        old: Option<&ManifestEntry>,
+        new: Option<&ManifestEntry>,
+    ) -> Result<FileDiff, LibraryError> {
+        let change = match (old, new) {
+            (Some(a), Some(b)) if a.sha256 == b.sha256 => FileChange::Unchanged,
+            (Some(_), Some(_)) => FileChange::Modified,
+            (None, _) => FileChange::Added,
+            (_, None) => FileChange::Removed,
+        };
+        let unified = if change == FileChange::Unchanged {
+            None
+        } else {
+            match (self.text_of(path, old)?, self.text_of(path, new)?) {
+                (Some(a), Some(b)) => Some(unified(path, &a, &b)),
+                _ => None,
+            }
+        };
+        Ok(FileDiff {
+            path: path.to_string(),
+            change,
+            unified,
+            old_size: old.map(|e| e.size),
+            new_size: new.map(|e| e.size),
+            old_sha256: old.map(|e| e.sha256.clone()),
+            new_sha256: new.map(|e| e.sha256.clone()),
+        })
+    }
+
+    /// The file's text (empty for an absent side); `None` when it is not UTF-8 text.
+    fn text_of(&self, path: &str, entry: Option<&ManifestEntry>) -> Result<Option<String>, LibraryError> {
+        let Some(entry) = entry else {
+            return Ok(Some(String::new()));
+        };
+        let bytes = self.blobs.get(&entry.sha256).map_err(|_| LibraryError::BlobMissing {
+            path: path.to_string(),
+            sha256: entry.sha256.clone(),
+        })?;
+        Ok(String::from_utf8(bytes).ok().filter(|t| !t.contains('\0')))
+    }
+}
+
+/// A unified diff with `a/path` and `b/path` headers.
+fn unified(path: &str, old: &str, new: &str) -> String {
+    TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(CONTEXT)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}

@@ -1,0 +1,79 @@
+//! Writing a skill folder safely: the package is validated in memory by the caller, its blobs
+//! stored (fsynced), then it is staged beside the skills directory and swapped into place in one
+//! rename (`archive::stage` + `archive::install`), and only then is the version committed to the
+//! database. Removing a folder renames it out of the skills directory first. A crash at any
+//! instant leaves each skill folder either the old content or the new one.
+
+use std::fs;
+
+use super::scan::fingerprint;
+use super::state::Entry;
+use super::store;
+use super::sync::FullRead;
+use super::types::VersionInfo;
+use super::versions::content_of;
+use super::{Library, LibraryError, Source};
+use crate::archive::{self, import::staging_parent};
+use crate::events::DomainEvent;
+use crate::skill::package::Package;
+use crate::skill::validate::Validated;
+
+/// Prefix of the folder a removed skill passes through on its way out.
+const REMOVED_PREFIX: &str = ".skillcase-removed-";
+
+impl Library {
+    /// Writes `pkg` as the folder of `name`, records its version (made by `source`) and makes it
+    /// live, then publishes `skill-changed`. The caller holds the write lock and has validated
+    /// `pkg` (`validated` is that result).
+    pub(super) fn write_folder(
+        &self,
+        name: &str,
+        pkg: &Package,
+        validated: Validated,
+        source: Source,
+    ) -> Result<VersionInfo, LibraryError> {
+        let content = content_of(pkg, &validated);
+        for file in &pkg.files {
+            self.blobs.put(&file.sha256, &file.bytes, true).map_err(LibraryError::io(self.blobs.root()))?;
+        }
+        fs::create_dir_all(&self.skills_dir).map_err(LibraryError::io(&self.skills_dir))?;
+        let target = self.skills_dir.join(name);
+        let staged = archive::stage(pkg, &staging_parent(&self.skills_dir))?;
+        archive::install(staged, &target)?;
+        let print = fingerprint(&target);
+        let read = FullRead { validated, content: Some((pkg.clone(), content)) };
+        let version = self.commit_live(name, &read, source, print.as_deref())?;
+        self.install_entry(Entry::new(name, &target, read.validated, version, super::now()));
+        self.publish(DomainEvent::SkillChanged { name: name.to_string() });
+        let id = version.expect("a written folder has content");
+        let row = store::version(&self.conn(), id)?
+            .ok_or(LibraryError::VersionNotFound { name: name.to_string(), version: id })?;
+        Ok(row.info(true))
+    }
+
+    /// Takes the folder of `name` out of the skills directory (renamed aside, then deleted) and
+    /// forgets it: the catalog's skill of that name comes back if there is one. The caller holds
+    /// the write lock.
+    pub(super) fn remove_folder(&self, name: &str) -> Result<(), LibraryError> {
+        let target = self.skills_dir.join(name);
+        let parent = staging_parent(&self.skills_dir);
+        let holder = tempfile::Builder::new()
+            .prefix(REMOVED_PREFIX)
+            .tempdir_in(&parent)
+            .map_err(LibraryError::io(&parent))?;
+        fs::rename(&target, holder.path().join(name)).map_err(LibraryError::io(&target))?;
+        sync_dir(&self.skills_dir).map_err(LibraryError::io(&self.skills_dir))?;
+        drop(holder);
+        self.forget_local(name)
+    }
+}
+
+#[cfg(unix)]
+fn sync_dir(path: &std::path::Path) -> std::io::Result<()> {
+    fs::File::open(path)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_path: &std::path::Path) -> std::io::Result<()> {
+    Ok(())
+}

@@ -25,8 +25,33 @@ pub fn run() {
             events::forward(&app.state::<AppState>().events, app.handle().clone());
             Ok(())
         })
+        .plugin(tauri_plugin_dialog::init())
         .manage(state)
-        .invoke_handler(tauri::generate_handler![commands::app::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::app::app_info,
+            commands::skills::skills_list,
+            commands::skills::skill_detail,
+            commands::skills::skill_index,
+            commands::skills::skill_activation,
+            commands::skills::skill_file_text,
+            commands::skills::skill_source,
+            commands::skills::skill_file_data_url,
+            commands::skills::skills_import,
+            commands::skills::skills_pick_packages,
+            commands::skills::skills_try_message,
+            commands::skills::skill_versions,
+            commands::skills::skill_diff,
+            commands::skills::skill_restore,
+            commands::skills::skill_activity,
+            commands::skills::skill_preview_edit,
+            commands::skills::skill_save_file,
+            commands::skills::skill_create,
+            commands::skills::skill_remove_file,
+            commands::skills::skill_delete,
+            commands::catalog::catalog_list,
+            commands::catalog::catalog_install,
+            commands::catalog::catalog_remove_override,
+        ])
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");
     app.run(|handle, event| {

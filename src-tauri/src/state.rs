@@ -1,10 +1,11 @@
 //! What the app holds while it runs: where its state lives and the agent-facing service.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
+use skillcase_core::library::{Library, LibraryOptions};
 use skillcase_core::service::{self, Service, ServiceOptions};
 use skillcase_core::{db, paths, ErrorBody};
 
@@ -17,6 +18,8 @@ pub struct AppState {
     pub events: EventBus,
     api: ApiStatus,
     service: Mutex<Option<Service>>,
+    /// The skills library the Skills and Catalog screens read and change.
+    library: Result<Arc<Library>, ErrorBody>,
 }
 
 impl AppState {
@@ -45,7 +48,13 @@ impl AppState {
             }
             Err(error) => (ApiStatus::Failed { error }, None),
         };
-        Ok(Self { data_dir, skills_dir, database_path, events, api, service: Mutex::new(service) })
+        let library = open_library(&data_dir, &skills_dir, &events);
+        Ok(Self { data_dir, skills_dir, database_path, events, api, service: Mutex::new(service), library })
+    }
+
+    /// The skills library, or why it could not be opened.
+    pub fn library(&self) -> Result<Arc<Library>, ErrorBody> {
+        self.library.clone()
     }
 
     /// The status-line facts.
@@ -63,4 +72,23 @@ impl AppState {
             }
         }
     }
+}
+
+/// Opens the library and scans the skills directory on a background thread, so the window opens
+/// at once and the list fills in as the scan reports progress.
+fn open_library(
+    data_dir: &std::path::Path,
+    skills_dir: &std::path::Path,
+    events: &EventBus,
+) -> Result<Arc<Library>, ErrorBody> {
+    let mut options = LibraryOptions::in_data_dir(data_dir, skills_dir.to_path_buf(), paths::catalog_dir());
+    options.events = events.clone();
+    let library = Arc::new(Library::open(options)?);
+    let scanning = library.clone();
+    std::thread::spawn(move || {
+        if let Err(err) = scanning.scan() {
+            eprintln!("skillcase: scanning the skills directory failed: {err}");
+        }
+    });
+    Ok(library)
 }

@@ -1,0 +1,246 @@
+// The Skills and Catalog screens on the real window: import by the drop event (the real
+// handler, fed by an emitted `tauri://drag-drop`) and by the command, a refused malicious zip,
+// the three disclosure levels with the required/optional split, try a message, an edit refused
+// while invalid, restoring an older version, and installing a catalog skill. Each run uses a
+// temporary skills directory, so the repository is never written.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { skillPackage, skillsDirWith, writeZip } from "../support/skills.mjs";
+
+const SEEDED = ["trocas-e-devolucoes", "politica-de-frete"];
+const EXPRESSO = skillPackage("frete-expresso", { keyword: "expresso", description: '"Frete expresso: prazos e preços da entrega em 24 h."' });
+const AGENDADA = skillPackage("entrega-agendada", { keyword: "agendada", description: "Entrega agendada em dia e turno escolhidos." });
+const EVIL = {
+  "evil/SKILL.md": "---\nname: evil\ndescription: Looks harmless.\n---\nBody.\n",
+  "../../outside.md": "escapes the skills directory",
+};
+
+/** Emits Tauri's drop event with `paths`, as the window does when files are dropped on it. */
+async function dropFiles(browser, paths) {
+  const result = await browser.executeAsync((dropped, done) => {
+    window.__TAURI_INTERNALS__
+      .invoke("plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: dropped, position: { x: 400, y: 300 } } })
+      .then(() => done("ok"), (err) => done(`emit failed: ${JSON.stringify(err)}`));
+  }, paths);
+  assert.equal(result, "ok");
+}
+
+/** Calls a Tauri command from the page, resolving with `{ ok }` or `{ err }`. */
+async function invoke(browser, command, args) {
+  return browser.executeAsync(
+    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
+    command,
+    args,
+  );
+}
+
+/** Sets a text field's value the way typing does (an `input` event the UI reacts to). */
+async function fill(browser, selector, text) {
+  await browser.execute(
+    (sel, value) => {
+      const el = document.querySelector(sel);
+      el.focus();
+      el.value = value;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    selector,
+    text,
+  );
+}
+
+async function click(browser, selector) {
+  const el = await browser.$(selector);
+  await el.waitForExist({ timeout: 30_000, timeoutMsg: `${selector} should exist` });
+  await el.click();
+}
+
+async function openSkill(browser, name) {
+  await click(browser, 'nav button[data-nav="skills"]');
+  const back = await browser.$('[data-testid="back"]');
+  if (await back.isExisting()) await back.click();
+  await fill(browser, '[data-testid="skill-search"]', name);
+  await click(browser, `[data-testid="virtual-list"] [data-skill="${name}"]`);
+  await waitForText(browser, "#skill-title", (t) => t === name, `the detail of ${name} should open`);
+}
+
+describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
+  let app;
+  let skills;
+  let zips;
+  before(async () => {
+    skills = skillsDirWith(SEEDED);
+    zips = mkdtempSync(join(tmpdir(), "skillcase-e2e-zips-"));
+    app = await launchApp({ env: { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8", SKILLCASE_SKILLS_DIR: skills.dir } });
+  });
+  after(async () => {
+    await app?.stop();
+    skills?.remove();
+    rmSync(zips, { recursive: true, force: true });
+  });
+
+  it("lists every skill with origin, type and validity, and searches as you type", async () => {
+    const { browser } = app;
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "11 skills", "the catalog and the seeded copies");
+    const row = await textOf(browser, '[data-testid="virtual-list"] [data-skill="cotacao-de-frete"]');
+    assert.match(row, /cotacao-de-frete catalog compute-entry 1 warning/);
+    await screenshot(browser, "skills-library-light-en");
+    await fill(browser, '[data-testid="skill-search"]', "frete");
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "2 skills", "search for frete");
+    const names = await browser.execute(() => [...document.querySelectorAll("[data-testid=virtual-list] [data-skill]")].map((e) => e.dataset.skill));
+    assert.deepEqual(names, ["cotacao-de-frete", "politica-de-frete"]);
+    await fill(browser, '[data-testid="skill-search"]', "");
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "11 skills", "clearing the search");
+  });
+
+  it("imports a valid zip dropped on the window and reports its version and files", async () => {
+    const { browser } = app;
+    const zip = writeZip(join(zips, "frete-expresso.zip"), EXPRESSO);
+    await dropFiles(browser, [zip]);
+    const report = await waitForText(browser, '[data-testid="import-report"] [data-state="imported"]', (t) => t.includes("frete-expresso"), "drop import report");
+    assert.match(report, /imported frete-expresso, version \d+/);
+    const files = await browser.execute(() =>
+      [...document.querySelectorAll('[data-state="imported"] tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent.trim())),
+    );
+    assert.deepEqual(files.map((f) => [f[0], f[1]]), [
+      ["SKILL.md", "skill_md"],
+      ["references/devolucao.md", "reference"],
+      ["references/faq.md", "reference"],
+      ["references/tabela.md", "reference"],
+      ["skill.config.yaml", "config"],
+    ]);
+    assert.ok(files.every((f) => /^[0-9a-f]{12}$/.test(f[3])), "each file has a 12-digit short hash");
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "12 skills", "the imported skill is listed");
+    await screenshot(browser, "skills-import-report-light-en");
+  });
+
+  it("imports through the command too, and the list picks the new skill up from the change event", async () => {
+    const { browser } = app;
+    const zip = writeZip(join(zips, "entrega-agendada.zip"), AGENDADA);
+    const answer = await invoke(browser, "skills_import", { path: zip });
+    assert.equal(answer.ok?.name, "entrega-agendada", JSON.stringify(answer));
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "13 skills", "the list refreshes from skill-changed");
+    assert.ok(await textOf(browser, '[data-testid="virtual-list"] [data-skill="entrega-agendada"]'));
+  });
+
+  it("refuses a malicious zip and shows the finding with its code", async () => {
+    const { browser } = app;
+    const zip = writeZip(join(zips, "evil.zip"), EVIL);
+    await dropFiles(browser, [zip]);
+    const refused = await waitForText(browser, '[data-testid="import-report"] [data-state="refused"]', (t) => t.includes("evil.zip"), "refusal report");
+    assert.match(refused, /refused/);
+    assert.ok(await textOf(browser, '[data-state="refused"] [data-code="zip_path_traversal"]'), refused);
+    await screenshot(browser, "skills-import-refused-light-en");
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "13 skills", "nothing was added");
+  });
+
+  it("opens a skill with the keyboard and shows the three levels with the required/optional split", async () => {
+    const { browser } = app;
+    const close = await browser.$('[data-testid="import-report"] .close');
+    if (await close.isExisting()) await close.click();
+    await browser.execute(() => document.activeElement?.blur());
+    await browser.keys("/");
+    assert.equal(await browser.execute(() => document.activeElement?.dataset.testid), "skill-search");
+    // One key per call: WebKitWebDriver drops the second of two equal keys sent together.
+    for (const key of "expresso") await browser.keys(key);
+    assert.equal(await browser.execute(() => document.querySelector('[data-testid="skill-search"]').value), "expresso");
+    await waitForText(browser, '[data-testid="virtual-list"]', (t) => t.includes("frete-expresso") && !t.includes("politica-de-frete"), "search narrows the list");
+    const names = await browser.execute(() => [...document.querySelectorAll("[data-testid=virtual-list] [data-skill]")].map((e) => e.dataset.skill));
+    for (let i = 0; i <= names.indexOf("frete-expresso"); i++) await browser.keys(["ArrowDown"]);
+    await browser.keys(["Enter"]);
+    await waitForText(browser, "#skill-title", (t) => t === "frete-expresso", "Enter opens the selected skill");
+
+    const required = await waitForText(browser, '[data-block="required"]', (t) => t.length > 0, "level 2 required block");
+    assert.equal(required, "<skill_required_references> Read every document below with read_skill_file before you act. - references/tabela.md </skill_required_references>");
+    const optional = await textOf(browser, '[data-block="optional"]');
+    assert.equal(optional, "<skill_optional_references> Read these with read_skill_file only when the task needs them. - references/devolucao.md - references/faq.md </skill_optional_references>");
+    await screenshot(browser, "skills-level2-light-en");
+
+    await fill(browser, '[data-testid="task-input"]', "cliente quer devolução");
+    await waitForText(browser, '[data-block="route_matched"]', (t) => t.includes("--- references/devolucao.md ---"), "route-matched references inlined");
+    assert.match(await textOf(browser, '[data-block="required"]'), /- references\/tabela.md - references\/devolucao.md/);
+
+    await click(browser, '[data-tab="level1"]');
+    const entry = await waitForText(browser, '[data-testid="index-entry"]', (t) => t.length > 0, "this skill's index entry");
+    assert.match(entry, /^<skill name="frete-expresso" type="prompt" category="vendas" tags="frete,expresso">/);
+    assert.match(await textOf(browser, '[data-testid="index-position"]'), /Entry \d+ of \d+ in the index/);
+    await screenshot(browser, "skills-level1-light-en");
+
+    await click(browser, '[data-tab="level3"]');
+    await click(browser, '[data-testid="file-tree"] [data-path="references/tabela.md"]');
+    await waitForText(browser, '[data-testid="file-text"]', (t) => t === "# Tabela SP: 1 dia útil.", "level 3 text of the file");
+    await screenshot(browser, "skills-level3-light-en");
+  });
+
+  it("tries a message and shows which skill fires and what the agent receives next", async () => {
+    const { browser } = app;
+    await click(browser, '[data-tab="try"]');
+    await fill(browser, '[data-testid="try-input"]', "Quero o frete EXPRESSO para amanhã");
+    await click(browser, '[data-testid="try-run"]');
+    const hit = await waitForText(browser, '[data-testid="try-matches"] [data-skill="frete-expresso"]', (t) => t.length > 0, "the expected skill fires");
+    assert.match(hit, /fires frete-expresso keyword “expresso”/);
+    assert.equal(await browser.execute(() => document.querySelector('[data-skill="frete-expresso"][data-trigger]').dataset.trigger), "hard");
+    await waitForText(browser, '.receives[data-skill="frete-expresso"] [data-block="required"]', (t) => t.includes("references/tabela.md"), "level 2 of the hard match");
+    await screenshot(browser, "skills-try-light-en");
+  });
+
+  it("refuses to save an edit that makes the skill invalid, and saves a valid one", async () => {
+    const { browser } = app;
+    await click(browser, '[data-tab="edit"]');
+    const original = await waitForText(browser, '[data-testid="editor-text"]', () => true, "the editor loads SKILL.md");
+    void original;
+    const text = await browser.execute(() => document.querySelector('[data-testid="editor-text"]').value);
+    await fill(browser, '[data-testid="editor-text"]', text.replace("name: frete-expresso", "name: Frete Expresso"));
+    await waitForText(browser, '[data-testid="editor-state"]', (t) => t === "Save is off while there are errors: fix them first.", "live validation");
+    assert.equal(await browser.execute(() => document.querySelector('[data-testid="editor-save"]').disabled), true);
+    const codes = await browser.execute(() => [...document.querySelectorAll("[data-testid=editor] [data-code]")].map((e) => e.dataset.code));
+    assert.ok(codes.length > 0, "the findings are listed under the editor");
+    await screenshot(browser, "skills-editor-invalid-light-en");
+    const forced = await invoke(browser, "skill_save_file", { name: "frete-expresso", path: "SKILL.md", text: text.replace("name: frete-expresso", "name: Frete Expresso") });
+    assert.ok(forced.err?.code, "the backend refuses the same save with a code");
+
+    await fill(browser, '[data-testid="editor-text"]', text.replace("Answer with the table", "Answer with the updated table"));
+    await waitForText(browser, '[data-testid="editor-state"]', (t) => t === "Unsaved changes", "a valid draft");
+    await click(browser, '[data-testid="editor-save"]');
+    await waitForText(browser, '[data-testid="editor-state"]', (t) => t === "Saved.", "the save went through");
+  });
+
+  it("restores an older version after confirmation", async () => {
+    const { browser } = app;
+    await click(browser, '[data-tab="versions"]');
+    await browser.$('[data-testid="versions-panel"] tr[data-version]').waitForExist({ timeout: 30_000 });
+    const rows = await browser.execute(() => [...document.querySelectorAll("[data-testid=versions-panel] tr[data-version]")].map((r) => ({ id: r.dataset.version, live: r.classList.contains("live"), text: r.textContent })));
+    assert.equal(rows.length, 2, JSON.stringify(rows));
+    assert.ok(rows[0].live && /edit/.test(rows[0].text) && /import/.test(rows[1].text), JSON.stringify(rows));
+    await waitForText(browser, '[data-testid="diff"]', (t) => t.includes("Answer with the updated table"), "the diff of the two versions");
+    await screenshot(browser, "skills-versions-light-en");
+    await click(browser, `[data-testid="restore-${rows[1].id}"]`);
+    await click(browser, '[data-testid="confirm-ok"]');
+    await waitForText(browser, '[data-testid="restored"]', (t) => t.includes(rows[1].id), "restored message");
+    await click(browser, '[data-tab="level2"]');
+    await waitForText(browser, '[data-testid="level-text"]', (t) => t.includes("Answer with the table in the required reference."), "level 2 shows the restored body");
+  });
+
+  it("charts activations per day", async () => {
+    const { browser } = app;
+    await click(browser, '[data-tab="activity"]');
+    const chart = await waitForText(browser, '[data-testid="activity-chart"]', (t) => t.length > 0, "the activity chart");
+    assert.match(chart, /hard: 0/);
+    await screenshot(browser, "skills-activity-light-en");
+  });
+
+  it("installs a catalog skill and marks it installed", async () => {
+    const { browser } = app;
+    await click(browser, 'nav button[data-nav="catalog"]');
+    await waitForText(browser, '[data-testid="catalog"] [data-skill="politica-de-frete"]', (t) => t.length > 0, "catalog cards");
+    assert.equal(await browser.execute(() => document.querySelector('[data-skill="politica-de-frete"]').dataset.installed), "true");
+    await click(browser, '[data-skill="onboarding-faq"] [data-testid="install"]');
+    await waitForText(browser, '[data-skill="onboarding-faq"] [data-testid="mark-installed"]', (t) => t === "Installed", "installed mark");
+    await screenshot(browser, "catalog-light-en");
+    await openSkill(browser, "onboarding-faq");
+    assert.match(await textOf(browser, '[data-testid="skill-detail"] [data-badge="origin"]'), /catalog · locally overridden|local/);
+  });
+});

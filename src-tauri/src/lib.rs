@@ -51,6 +51,17 @@ pub fn run() {
             commands::catalog::catalog_list,
             commands::catalog::catalog_install,
             commands::catalog::catalog_remove_override,
+            commands::dialog::pick_folder,
+            commands::settings::settings_get,
+            commands::settings::settings_set_skills_dir,
+            commands::settings::settings_set_api_port,
+            commands::settings::settings_set_policy,
+            commands::settings::settings_set_language,
+            commands::settings::settings_set_theme,
+            commands::settings::settings_set_endpoint,
+            commands::settings::settings_test_endpoint,
+            commands::settings::settings_generate_secret,
+            commands::settings::settings_rotate_token,
         ])
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");

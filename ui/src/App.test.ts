@@ -17,6 +17,7 @@ vi.mock("$lib/backend", () => ({
   onScanProgress: vi.fn(async () => () => {}),
   onSkillsDirStatus: vi.fn(async () => () => {}),
   onFileDrop: vi.fn(async () => () => {}),
+  onSettingsChanged: vi.fn(async () => () => {}),
 }));
 
 describe("the shell", () => {

@@ -30,6 +30,9 @@ pub enum DomainEvent {
     ScanProgress { done: u32, total: u32 },
     /// The skills directory became unreadable (`available: false`, with why) or came back.
     SkillsDirStatus { available: bool, message: Option<String> },
+    /// A workspace setting changed (`section`: `skills_dir`, `api`, `endpoint`, `policy`,
+    /// `appearance`); the status line and Settings re-read what they show.
+    SettingsChanged { section: String },
 }
 
 impl DomainEvent {
@@ -42,6 +45,7 @@ impl DomainEvent {
             DomainEvent::SkillRemoved { .. } => "skill-removed",
             DomainEvent::ScanProgress { .. } => "scan-progress",
             DomainEvent::SkillsDirStatus { .. } => "skills-dir-status",
+            DomainEvent::SettingsChanged { .. } => "settings-changed",
         }
     }
 }

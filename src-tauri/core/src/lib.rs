@@ -14,6 +14,7 @@ pub mod info;
 pub mod library;
 pub mod paths;
 pub mod service;
+pub mod settings;
 pub mod skill;
 
 pub use error::ErrorBody;

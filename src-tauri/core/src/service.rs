@@ -9,7 +9,7 @@ use crate::api::connections::Connections;
 use crate::api::server::RunningServer;
 use crate::api::skills::SkillsSource;
 use crate::api::{serve, ApiConfig, ApiState};
-use crate::cases::delivery::{DeliveryWorker, WorkerOptions};
+use crate::cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
 use crate::events::EventBus;
 use crate::{db, ErrorBody};
 
@@ -63,6 +63,12 @@ impl Service {
         let state = ApiState { db, tokens, skills, events: options.events };
         let server = serve(config, state).await?;
         Ok(Service { server, worker, stop_worker })
+    }
+
+    /// Wakes the delivery worker; the app hands one to its reply and Retry commands so an answer
+    /// goes out at once instead of at the next poll.
+    pub fn waker(&self) -> DeliveryWaker {
+        self.worker.waker()
     }
 
     /// The port the API listens on, on 127.0.0.1.

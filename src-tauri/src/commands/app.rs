@@ -5,8 +5,8 @@ use tauri::State;
 
 use crate::{error::IpcError, state::AppState};
 
-/// Version, skills directory, data directory and database path, for the status line.
-#[tauri::command(async)]
-pub fn app_info(state: State<'_, AppState>) -> Result<AppInfo, IpcError> {
-    Ok(state.info())
+/// Version, skills directory, data directory, database path and API status, for the status line.
+#[tauri::command]
+pub async fn app_info(state: State<'_, AppState>) -> Result<AppInfo, IpcError> {
+    Ok(state.info().await)
 }

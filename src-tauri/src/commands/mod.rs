@@ -4,3 +4,5 @@ pub mod app;
 pub mod catalog;
 mod library;
 pub mod skills;
+pub mod dialog;
+pub mod settings;

@@ -123,6 +123,7 @@ pub struct PingOutcome {
     /// The HTTP status, when the endpoint answered at all.
     pub status: Option<u16>,
     pub error: Option<String>,
+    #[ts(type = "number")]
     pub elapsed_ms: u64,
 }
 

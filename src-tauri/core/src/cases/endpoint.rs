@@ -103,6 +103,28 @@ pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesErr
 /// (`invalid_endpoint_url`), the secret usable for signing and the numbers in range
 /// (`invalid_endpoint_setting`). Nothing is stored when any of them is wrong.
 pub fn set_endpoint(conn: &Connection, input: EndpointInput) -> Result<EndpointView, CasesError> {
+    let endpoint = checked_endpoint(conn, &input)?;
+    conn.execute(
+        "INSERT INTO agent_endpoint (id, url, secret, timeout_secs, max_attempts, enabled, updated_at) \
+         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6) \
+         ON CONFLICT (id) DO UPDATE SET url = excluded.url, secret = excluded.secret, \
+         timeout_secs = excluded.timeout_secs, max_attempts = excluded.max_attempts, \
+         enabled = excluded.enabled, updated_at = excluded.updated_at",
+        params![
+            endpoint.url,
+            endpoint.secret,
+            endpoint.timeout_secs,
+            endpoint.max_attempts,
+            endpoint.enabled,
+            clock::now()
+        ],
+    )?;
+    Ok(endpoint_view(conn)?.expect("the row was just written"))
+}
+
+/// The endpoint `input` describes, validated as [`set_endpoint`] does but not stored (a missing
+/// secret is the stored one): what Settings' Test button sends a ping to before saving.
+pub fn checked_endpoint(conn: &Connection, input: &EndpointInput) -> Result<EndpointSettings, CasesError> {
     let url = checked_url(&input.url)?;
     let timeout_secs =
         in_range("timeout_secs", input.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS), TIMEOUT_RANGE)?;
@@ -118,15 +140,7 @@ pub fn set_endpoint(conn: &Connection, input: EndpointInput) -> Result<EndpointV
             reason: "is required the first time the endpoint is configured".into(),
         })?,
     };
-    conn.execute(
-        "INSERT INTO agent_endpoint (id, url, secret, timeout_secs, max_attempts, enabled, updated_at) \
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6) \
-         ON CONFLICT (id) DO UPDATE SET url = excluded.url, secret = excluded.secret, \
-         timeout_secs = excluded.timeout_secs, max_attempts = excluded.max_attempts, \
-         enabled = excluded.enabled, updated_at = excluded.updated_at",
-        params![url, secret, timeout_secs, max_attempts, input.enabled, clock::now()],
-    )?;
-    Ok(endpoint_view(conn)?.expect("the row was just written"))
+    Ok(EndpointSettings { url, secret, timeout_secs, max_attempts, enabled: input.enabled })
 }
 
 fn checked_url(raw: &str) -> Result<String, CasesError> {

@@ -5,3 +5,5 @@ export type { ErrorBody } from "../bindings/ErrorBody";
 export { toErrorBody } from "./core";
 export * from "./app";
 export * from "./skills";
+export * from "./settings";
+export * from "./dialog";

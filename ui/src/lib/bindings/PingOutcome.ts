@@ -11,4 +11,4 @@ ok: boolean,
 /**
  * The HTTP status, when the endpoint answered at all.
  */
-status: number | null, error: string | null, elapsed_ms: bigint, };
+status: number | null, error: string | null, elapsed_ms: number, };

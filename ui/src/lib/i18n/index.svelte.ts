@@ -30,3 +30,8 @@ export function t(key: MessageKey, vars: Record<string, string | number> = {}): 
   const text = dictionaries[state.locale][key];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
+
+/** Whether `key` has text (for keys built from an error code at run time). */
+export function hasMessage(key: string): key is MessageKey {
+  return key in dictionaries.en;
+}

@@ -66,8 +66,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Info => {
             let data_dir = skillcase_core::paths::data_dir()?;
-            let skills_dir = skillcase_core::paths::skills_dir(None, &data_dir);
             let db = data_dir.join(skillcase_core::db::DATABASE_FILE);
+            let conn = skillcase_core::db::open(&db)?;
+            let skills_dir = skillcase_core::settings::effective_skills_dir(&conn, &data_dir)?;
             let info = skillcase_core::info::AppInfo::new(&skills_dir, &data_dir, &db);
             println!("{}", serde_json::to_string_pretty(&info)?);
             Ok(ExitCode::SUCCESS)

@@ -5,17 +5,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use skillcase_core::api::server::DEFAULT_PORT;
 use skillcase_core::cases::endpoint::{set_endpoint, EndpointInput};
 use skillcase_core::service::{Service, ServiceOptions};
-use skillcase_core::{db, paths};
+use skillcase_core::{db, paths, settings};
 
 /// Serve the local agent API on 127.0.0.1 until interrupted (SIGINT or SIGTERM).
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// The port on 127.0.0.1 (0 picks a free one and prints it).
-    #[arg(long, default_value_t = DEFAULT_PORT)]
-    port: u16,
+    /// The port on 127.0.0.1 (0 picks a free one and prints it; default: the Settings port, 7878).
+    #[arg(long)]
+    port: Option<u16>,
     /// The skills directory to serve (default: $SKILLCASE_SKILLS_DIR, else the usual one).
     #[arg(long)]
     skills_dir: Option<PathBuf>,
@@ -34,6 +33,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let data_dir = paths::data_dir()?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async {
+        let conn = db::open(&data_dir.join(db::DATABASE_FILE))?;
         if let (Some(url), Some(secret)) = (args.agent_endpoint, args.agent_secret) {
             let input = EndpointInput {
                 url,
@@ -42,11 +42,18 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 max_attempts: None,
                 enabled: true,
             };
-            let conn = db::open(&data_dir.join(db::DATABASE_FILE))?;
             set_endpoint(&conn, input)?;
         }
-        let skills_dir = args.skills_dir.unwrap_or_else(|| paths::skills_dir(None, &data_dir));
-        let options = ServiceOptions { data_dir, skills_dir, port: args.port, events: Default::default() };
+        let skills_dir = match args.skills_dir {
+            Some(dir) => dir,
+            None => settings::effective_skills_dir(&conn, &data_dir)?,
+        };
+        let port = match args.port {
+            Some(port) => port,
+            None => settings::api_port(&conn)?,
+        };
+        drop(conn);
+        let options = ServiceOptions { data_dir, skills_dir, port, events: Default::default() };
         let stopped = stop_signal()?;
         let service = Service::start(options).await?;
         println!("listening on http://127.0.0.1:{}", service.port());

@@ -1,0 +1,266 @@
+// The Settings screen on the real window: language and theme apply at once, a bad endpoint URL
+// is refused next to its field, Test reaches a real HTTP server, rotating the token changes
+// what the local API accepts, and the API moves to a new port (or refuses a taken one) without
+// a restart.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { createServer } from "node:http";
+import { createServer as createTcpServer } from "node:net";
+import { join } from "node:path";
+import { ROOT, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+/** Listens on a free loopback port; resolves with the server and its port. */
+function listenOnFreePort(server) {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
+}
+
+/** A port that was free a moment ago. */
+async function freePort() {
+  const probe = createTcpServer();
+  const port = await listenOnFreePort(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function skillsIndex(url, token) {
+  const answer = await fetch(`${url}/v1/skills/index?format=skillcase`, { headers: { Authorization: `Bearer ${token}` } });
+  return answer.text();
+}
+
+async function status(url, token) {
+  const answer = await fetch(`${url}/v1/openapi.json`, { headers: { Authorization: `Bearer ${token}` } });
+  return answer.status;
+}
+
+/** Clears a text input and types `value` (Svelte's bind:value sees the input events). */
+async function typeInto(browser, selector, value) {
+  const input = await browser.$(selector);
+  await input.clearValue();
+  await input.setValue(value);
+}
+
+async function click(browser, selector) {
+  await (await browser.$(selector)).click();
+}
+
+async function scrollTo(browser, selector) {
+  await browser.execute((sel) => document.querySelector(sel).scrollIntoView({ block: "start" }), selector);
+}
+
+describe("the settings screen", { timeout: 240_000 }, () => {
+  let app;
+  let hook;
+  const received = [];
+
+  before(async () => {
+    hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await listenOnFreePort(hook);
+    app = await launchApp({ env: { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8" } });
+    await click(app.browser, 'nav button[data-nav="settings"]');
+    await waitForText(app.browser, "h1", (t) => t === "Settings", "the Settings screen opens");
+    await waitForText(app.browser, '[data-section="api"]', (t) => t.includes("http://127.0.0.1:"), "settings load");
+  });
+
+  after(async () => {
+    await app?.stop();
+    hook?.close();
+  });
+
+  it("switches the whole window to Portuguese at once and back to English", async () => {
+    const { browser } = app;
+    await screenshot(browser, "settings-light-en");
+    await click(browser, 'input[name="language"][value="pt-BR"] + span');
+    await scrollTo(browser, "h1");
+    await waitForText(browser, 'nav button[data-nav="settings"]', (t) => t === "Configurações", "the nav speaks Portuguese");
+    assert.equal(await textOf(browser, "h1"), "Configurações");
+    assert.equal(await textOf(browser, 'nav button[data-nav="cases"]'), "Casos");
+    await screenshot(browser, "settings-light-pt-BR");
+    await click(browser, 'input[name="language"][value="en"] + span');
+    await waitForText(browser, 'nav button[data-nav="settings"]', (t) => t === "Settings", "the nav speaks English again");
+  });
+
+  it("pins the dark theme and returns to light", async () => {
+    const { browser } = app;
+    const background = () => browser.execute(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(await background(), "rgb(247, 248, 250)", "light to begin with (GTK Adwaita)");
+    await click(browser, 'input[name="theme"][value="dark"] + span');
+    await browser.waitUntil(async () => (await background()) === "rgb(21, 25, 29)", {
+      timeout: 5000,
+      timeoutMsg: "the body turns dark",
+    });
+    await screenshot(browser, "settings-dark-en");
+    await click(browser, 'input[name="language"][value="pt-BR"] + span');
+    await waitForText(browser, "h1", (t) => t === "Configurações", "Portuguese in dark");
+    await scrollTo(browser, "h1");
+    await screenshot(browser, "settings-dark-pt-BR");
+    await scrollTo(browser, '[data-section="appearance"]');
+    await screenshot(browser, "settings-dark-pt-BR-appearance");
+    await scrollTo(browser, '[data-section="endpoint"]');
+    await screenshot(browser, "settings-dark-pt-BR-endpoint");
+    await scrollTo(browser, '[data-section="policy"]');
+    await screenshot(browser, "settings-dark-pt-BR-policy");
+    await click(browser, 'input[name="language"][value="en"] + span');
+    await click(browser, 'input[name="theme"][value="light"] + span');
+    await browser.waitUntil(async () => (await background()) === "rgb(247, 248, 250)", {
+      timeout: 5000,
+      timeoutMsg: "the body turns light again",
+    });
+    assert.equal(await browser.execute(() => document.documentElement.dataset.theme), "light");
+  });
+
+  it("refuses a relative skills directory next to the folder field", async () => {
+    const { browser } = app;
+    await typeInto(browser, "#skills-dir-path", "skills");
+    await click(browser, '[data-section="skills-dir"] button[type="submit"]');
+    const message = await waitForText(browser, '[data-error="skills_dir"]', (t) => t.length > 0, "folder error");
+    assert.equal(message, "Choose an existing folder Skillcase can read, as a full path.");
+    await scrollTo(browser, '[data-section="skills-dir"]');
+    await screenshot(browser, "settings-skills-dir-invalid");
+  });
+
+  it("serves a newly chosen skills directory at once", async () => {
+    const { browser, dataDir } = app;
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.ok((await skillsIndex(url, token)).includes("status-do-pedido"), "the examples are served first");
+    const chosen = mkdtempSync(join(tmpdir(), "skillcase-e2e-skills-"));
+    try {
+      cpSync(join(ROOT, "skills-examples/politica-de-frete"), join(chosen, "politica-de-frete"), { recursive: true });
+      await typeInto(browser, "#skills-dir-path", chosen);
+      await click(browser, '[data-section="skills-dir"] button[type="submit"]');
+      await waitForText(browser, '[data-field="skills-dir"]', (t) => t.includes(chosen), "the status line shows the folder");
+      assert.equal(await textOf(browser, '[data-error="skills_dir"]'), null);
+      const index = await skillsIndex(url, token);
+      assert.ok(index.includes("politica-de-frete"), index);
+      assert.ok(!index.includes("status-do-pedido"), index);
+    } finally {
+      rmSync(chosen, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses an endpoint URL without a scheme, next to the URL field", async () => {
+    const { browser } = app;
+    await typeInto(browser, "#endpoint-url", `127.0.0.1:${hook.address().port}/hook`);
+    await typeInto(browser, "#endpoint-secret", SECRET);
+    await click(browser, '[data-section="endpoint"] button[type="submit"]');
+    const message = await waitForText(browser, '[data-field="url"] [data-error="url"]', (t) => t.length > 0, "URL error");
+    assert.equal(message, "Enter a full address starting with http:// or https://.");
+    assert.equal(await textOf(browser, '[data-error="secret"]'), null, "no error on the secret");
+    await scrollTo(browser, '[data-section="endpoint"]');
+    await screenshot(browser, "settings-endpoint-invalid-url");
+  });
+
+  it("saves a real endpoint and Test reaches it with a signed ping", async () => {
+    const { browser } = app;
+    const url = `http://127.0.0.1:${hook.address().port}/hook`;
+    await typeInto(browser, "#endpoint-url", url);
+    await typeInto(browser, "#endpoint-secret", SECRET);
+    await click(browser, '[data-section="endpoint"] button[type="submit"]');
+    await waitForText(browser, '[data-section="endpoint"] .actions', (t) => t.includes("Saved."), "endpoint saved");
+    assert.equal(await textOf(browser, '[data-error="url"]'), null);
+    await click(browser, '[data-action="test-endpoint"]');
+    const result = await waitForText(browser, '[data-testid="endpoint-test-result"]', (t) => t.length > 0, "test result");
+    assert.match(result, /^The endpoint answered 204 in \d+ ms\.$/);
+    const ping = received.at(-1);
+    assert.equal(JSON.parse(ping.body).type, "ping");
+    assert.match(ping.headers["webhook-signature"], /^v1,/);
+    await scrollTo(browser, '[data-section="endpoint"]');
+    await screenshot(browser, "settings-endpoint-test-ok");
+  });
+
+  it("rotates the token: the old one gets 401 and the new one 200", async () => {
+    const { browser, dataDir } = app;
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const before = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.equal(await status(url, before), 200);
+    await scrollTo(browser, '[data-section="api"]');
+    await click(browser, '[data-action="rotate-token"]');
+    await screenshot(browser, "settings-api-rotate-confirm");
+    await click(browser, '[data-action="rotate-confirm"]');
+    await waitForText(browser, '[data-section="api"]', (t) => t.includes("A new token is in force."), "rotation confirmed");
+    const after = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.notEqual(after, before);
+    assert.equal(await status(url, before), 401);
+    assert.equal(await status(url, after), 200);
+    assert.ok(!(await textOf(browser, '[data-testid="api-curl"]')).includes(after), "the curl line masks the token");
+    await click(browser, '[data-section="api"] button[aria-pressed]');
+    await waitForText(browser, '[data-testid="api-curl"]', (t) => t.includes(after), "the curl line shows the new token");
+    assert.equal(await textOf(browser, '[data-testid="api-token"]'), after);
+    await screenshot(browser, "settings-api-token-shown");
+  });
+
+  it("refuses a port in use next to the port field and keeps the API where it was", async () => {
+    const { browser, dataDir } = app;
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const blocker = createTcpServer();
+    const taken = await listenOnFreePort(blocker);
+    try {
+      await typeInto(browser, "#api-port", String(taken));
+      await click(browser, '[data-section="api"] button[type="submit"]');
+      const message = await waitForText(browser, '[data-error="api_port"]', (t) => t.length > 0, "port error");
+      assert.equal(message, `Port ${taken} is already in use. Choose another one.`);
+      await screenshot(browser, "settings-api-port-in-use");
+    } finally {
+      blocker.close();
+    }
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.equal(await status(url, token), 200, "the API still answers on its old port");
+    assert.equal((await textOf(browser, '[data-field="api"]')).includes(url), true);
+  });
+
+  it("moves the API to a free port: the status line shows it and the API answers there", async () => {
+    const { browser, dataDir } = app;
+    const oldUrl = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const port = await freePort();
+    const newUrl = `http://127.0.0.1:${port}`;
+    await typeInto(browser, "#api-port", String(port));
+    await click(browser, '[data-section="api"] button[type="submit"]');
+    await waitForText(browser, '[data-field="api"]', (t) => t.includes(newUrl), "the status line shows the new URL");
+    assert.equal(await textOf(browser, '[data-testid="api-url"]'), newUrl);
+    assert.equal(await textOf(browser, '[data-error="api_port"]'), null);
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    assert.equal(await status(newUrl, token), 200);
+    await assert.rejects(fetch(`${oldUrl}/v1/openapi.json`), "nothing listens on the old port any more");
+    await screenshot(browser, "settings-api-moved");
+  });
+});
+
+describe("settings at start-up", { timeout: 240_000 }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "skillcase-e2e-keep-"));
+  const env = { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8", SKILLCASE_DATA_DIR: dataDir };
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("applies the saved language and theme when the app starts again", async () => {
+    const first = await launchApp({ env });
+    try {
+      await click(first.browser, 'nav button[data-nav="settings"]');
+      await waitForText(first.browser, '[data-section="appearance"]', (t) => t.length > 0, "settings load");
+      await click(first.browser, 'input[name="language"][value="pt-BR"] + span');
+      await click(first.browser, 'input[name="theme"][value="dark"] + span');
+      await waitForText(first.browser, "h1", (t) => t === "Configurações", "Portuguese applied");
+    } finally {
+      await first.stop();
+    }
+    const second = await launchApp({ env });
+    try {
+      const { browser } = second;
+      await waitForText(browser, 'nav button[data-nav="settings"]', (t) => t === "Configurações", "Portuguese at start-up");
+      assert.equal(await browser.execute(() => document.documentElement.dataset.theme), "dark");
+      assert.equal(await browser.execute(() => document.documentElement.lang), "pt-BR");
+      await screenshot(browser, "settings-restart-dark-pt-BR");
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,265 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, within } from "@testing-library/svelte";
+import SettingsScreen from "./SettingsScreen.svelte";
+import { setLocale } from "$lib/i18n/index.svelte";
+import * as backend from "$lib/backend";
+import type { SettingsView } from "$lib/backend";
+
+vi.mock("$lib/backend", () => ({
+  getSettings: vi.fn(),
+  setSkillsDir: vi.fn(),
+  setApiPort: vi.fn(),
+  setPolicy: vi.fn(),
+  setLanguage: vi.fn(),
+  setTheme: vi.fn(),
+  setEndpoint: vi.fn(),
+  testEndpoint: vi.fn(),
+  generateSecret: vi.fn(),
+  rotateToken: vi.fn(),
+  pickFolder: vi.fn(),
+  copyText: vi.fn(async () => {}),
+}));
+
+const TOKEN = "a".repeat(64);
+
+function view(overrides: Partial<SettingsView> = {}): SettingsView {
+  return {
+    workspace: {
+      skills_dir: null,
+      api_port: 7878,
+      policy: {
+        allow_executable: false,
+        limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: ["png", "md"] },
+      },
+      language: "system",
+      theme: "system",
+    },
+    skills_dir: "/repo/skills-examples",
+    skills_dir_from_env: false,
+    endpoint: null,
+    api: {
+      status: { state: "listening", url: "http://127.0.0.1:7878" },
+      url: "http://127.0.0.1:7878",
+      token: TOKEN,
+      curl: `curl -H "Authorization: Bearer ${TOKEN}" http://127.0.0.1:7878/v1/skills/index`,
+    },
+    ...overrides,
+  };
+}
+
+const mocked = vi.mocked(backend);
+
+async function renderLoaded() {
+  render(SettingsScreen);
+  await screen.findByRole("heading", { name: "Agent endpoint" });
+}
+
+/** The block of the field named `name` (label, control, hint, error). */
+function field(name: string): HTMLElement {
+  const found = document.querySelector<HTMLElement>(`[data-field="${name}"]`);
+  if (!found) throw new Error(`no field ${name}`);
+  return found;
+}
+
+describe("the settings screen", () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    setLocale("en");
+    delete document.documentElement.dataset.theme;
+    mocked.getSettings.mockResolvedValue(view());
+  });
+
+  it("gives every input a label", async () => {
+    await renderLoaded();
+    for (const input of document.querySelectorAll("input")) {
+      const labelled = input.labels && input.labels.length > 0;
+      expect(labelled, `input ${input.id || input.name} has a label`).toBe(true);
+    }
+  });
+
+  it("shows a port in use next to the port field and keeps the API where it was", async () => {
+    mocked.setApiPort.mockRejectedValue({
+      code: "api_port_in_use",
+      message: "port 7879 on 127.0.0.1 is already in use; choose another one",
+      details: { field: "api_port" },
+    });
+    await renderLoaded();
+    const port = screen.getByLabelText("Port") as HTMLInputElement;
+    await fireEvent.input(port, { target: { value: "7879" } });
+    await fireEvent.submit(port.form!);
+    const error = await within(field("api_port")).findByRole("alert");
+    expect(error.textContent).toBe("Port 7879 is already in use. Choose another one.");
+    expect(port.getAttribute("aria-invalid")).toBe("true");
+    expect(port.getAttribute("aria-describedby")).toBe(error.id);
+    expect(screen.getByTestId("api-url").textContent).toBe("http://127.0.0.1:7878");
+  });
+
+  it("refuses a port that is not a number without asking the backend", async () => {
+    await renderLoaded();
+    const port = screen.getByLabelText("Port") as HTMLInputElement;
+    await fireEvent.input(port, { target: { value: "78x" } });
+    await fireEvent.submit(port.form!);
+    expect(within(field("api_port")).getByRole("alert").textContent).toBe("Enter a whole number.");
+    expect(mocked.setApiPort).not.toHaveBeenCalled();
+  });
+
+  it("puts an endpoint URL without a scheme's error next to the URL field only", async () => {
+    mocked.setEndpoint.mockRejectedValue({
+      code: "invalid_endpoint_url",
+      message: 'the agent endpoint URL "example.com" is not valid: relative URL without a base',
+      details: { url: "example.com" },
+    });
+    await renderLoaded();
+    const url = screen.getByLabelText("URL") as HTMLInputElement;
+    await fireEvent.input(url, { target: { value: "example.com" } });
+    await fireEvent.submit(url.form!);
+    const error = await within(field("url")).findByRole("alert");
+    expect(error.textContent).toBe("Enter a full address starting with http:// or https://.");
+    expect(within(field("secret")).queryByRole("alert")).toBeNull();
+    expect(mocked.setEndpoint).toHaveBeenCalledWith({
+      url: "example.com",
+      secret: undefined,
+      timeout_secs: 10,
+      max_attempts: 15,
+      enabled: true,
+    });
+  });
+
+  it("shows the outcome of a successful endpoint test", async () => {
+    mocked.testEndpoint.mockResolvedValue({ ok: true, status: 204, error: null, elapsed_ms: 12 });
+    await renderLoaded();
+    await fireEvent.input(screen.getByLabelText("URL"), { target: { value: "http://127.0.0.1:9000/hook" } });
+    await fireEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect((await screen.findByTestId("endpoint-test-result")).textContent?.trim()).toBe(
+      "The endpoint answered 204 in 12 ms.",
+    );
+  });
+
+  it("shows why an endpoint test failed", async () => {
+    mocked.testEndpoint.mockResolvedValue({ ok: false, status: null, error: "cannot connect", elapsed_ms: 3 });
+    await renderLoaded();
+    await fireEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect((await screen.findByTestId("endpoint-test-result")).textContent?.trim()).toBe(
+      "The test failed: cannot connect",
+    );
+  });
+
+  it("fills a generated secret and shows it", async () => {
+    mocked.generateSecret.mockResolvedValue("whsec_generated");
+    await renderLoaded();
+    await fireEvent.click(screen.getByRole("button", { name: "Generate" }));
+    const secret = screen.getByLabelText("Signing secret") as HTMLInputElement;
+    await vi.waitFor(() => expect(secret.value).toBe("whsec_generated"));
+    expect(secret.type).toBe("text");
+  });
+
+  it("masks the token and rotates it only after confirming", async () => {
+    const rotated = "b".repeat(64);
+    mocked.rotateToken.mockResolvedValue(view({ api: { ...view().api, token: rotated } }));
+    await renderLoaded();
+    expect(screen.getByTestId("api-token").textContent).not.toContain(TOKEN);
+    await fireEvent.click(screen.getByRole("button", { name: "Rotate…" }));
+    expect(mocked.rotateToken).not.toHaveBeenCalled();
+    await fireEvent.click(screen.getByRole("button", { name: "Rotate token" }));
+    expect(mocked.rotateToken).toHaveBeenCalledOnce();
+    await fireEvent.click(screen.getByRole("button", { name: "Show token" }));
+    await vi.waitFor(() => expect(screen.getByTestId("api-token").textContent?.trim()).toBe(rotated));
+  });
+
+  it("masks the token in the curl line until the token is shown, and copies the real line", async () => {
+    await renderLoaded();
+    expect(screen.getByTestId("api-curl").textContent).not.toContain(TOKEN);
+    await fireEvent.click(document.querySelector<HTMLButtonElement>('[data-action="copy-curl"]')!);
+    expect(mocked.copyText).toHaveBeenCalledWith(view().api.curl);
+    await fireEvent.click(screen.getByRole("button", { name: "Show token" }));
+    expect(screen.getByTestId("api-curl").textContent).toContain(TOKEN);
+  });
+
+  it("cancels a rotation with Escape and puts focus on the confirm button when asked", async () => {
+    await renderLoaded();
+    await fireEvent.click(screen.getByRole("button", { name: "Rotate…" }));
+    const confirm = screen.getByRole("button", { name: "Rotate token" });
+    expect(document.activeElement).toBe(confirm);
+    await fireEvent.keyDown(confirm, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(mocked.rotateToken).not.toHaveBeenCalled();
+  });
+
+  it("shows a limit refusal next to its field", async () => {
+    mocked.setPolicy.mockRejectedValue({
+      code: "invalid_limit",
+      message: "the import limit max_files must be from 1 to 10000",
+      details: { field: "max_files" },
+    });
+    await renderLoaded();
+    const files = screen.getByLabelText("Most files per package") as HTMLInputElement;
+    await fireEvent.input(files, { target: { value: "0" } });
+    await fireEvent.submit(files.form!);
+    expect((await within(field("max_files")).findByRole("alert")).textContent).toBe(
+      "Enter a whole number from 1 to 10000.",
+    );
+  });
+
+  it("sends limits in bytes and extensions as a list", async () => {
+    mocked.setPolicy.mockResolvedValue(view());
+    await renderLoaded();
+    await fireEvent.input(screen.getByLabelText("Largest file (KB)"), { target: { value: "2048" } });
+    await fireEvent.input(screen.getByLabelText("Asset extensions"), { target: { value: "png, pdf  mp3" } });
+    await fireEvent.submit((screen.getByLabelText("Asset extensions") as HTMLInputElement).form!);
+    expect(mocked.setPolicy).toHaveBeenCalledWith({
+      allow_executable: false,
+      limits: { max_files: 64, max_file_bytes: 2097152, max_total_bytes: 5242880, asset_extensions: ["png", "pdf", "mp3"] },
+    });
+  });
+
+  it("puts a skills directory refusal next to the folder field", async () => {
+    mocked.setSkillsDir.mockRejectedValue({
+      code: "invalid_skills_dir",
+      message: 'the skills directory "skills" cannot be used: the path must be absolute',
+      details: { field: "skills_dir" },
+    });
+    await renderLoaded();
+    const folder = screen.getByLabelText("Folder") as HTMLInputElement;
+    await fireEvent.input(folder, { target: { value: "skills" } });
+    await fireEvent.submit(folder.form!);
+    expect((await within(field("skills_dir")).findByRole("alert")).textContent).toBe(
+      "Choose an existing folder Skillcase can read, as a full path.",
+    );
+    expect(mocked.setSkillsDir).toHaveBeenCalledWith("skills");
+  });
+
+  it("saves the folder chosen in the native picker at once", async () => {
+    mocked.pickFolder.mockResolvedValue("/home/ana/skills");
+    mocked.setSkillsDir.mockResolvedValue(view({ skills_dir: "/home/ana/skills" }));
+    await renderLoaded();
+    await fireEvent.click(screen.getByRole("button", { name: "Choose…" }));
+    await vi.waitFor(() => expect(mocked.setSkillsDir).toHaveBeenCalledWith("/home/ana/skills"));
+    expect((await screen.findByTestId("skills-dir-in-force")).textContent).toBe("In use now: /home/ana/skills");
+  });
+
+  it("switches the whole screen to Portuguese when Português is picked, and saves it", async () => {
+    mocked.setLanguage.mockResolvedValue(view());
+    await renderLoaded();
+    await fireEvent.click(screen.getByLabelText("Português do Brasil"));
+    expect(await screen.findByRole("heading", { level: 1, name: "Configurações" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Endpoint do agente" })).toBeTruthy();
+    expect(mocked.setLanguage).toHaveBeenCalledWith("pt-BR");
+  });
+
+  it("pins the dark theme on the page and returns to the system theme", async () => {
+    mocked.setTheme.mockResolvedValue(view());
+    await renderLoaded();
+    await fireEvent.click(screen.getByLabelText("Dark"));
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    expect(mocked.setTheme).toHaveBeenLastCalledWith("dark");
+    await fireEvent.click(screen.getByLabelText("System", { selector: '[name="theme"]' }));
+    expect(document.documentElement.dataset.theme).toBeUndefined();
+    expect(mocked.setTheme).toHaveBeenLastCalledWith("system");
+  });
+
+  it("says so when the settings cannot be read", async () => {
+    mocked.getSettings.mockRejectedValue({ code: "db_error", message: "disk I/O error" });
+    render(SettingsScreen);
+    expect((await screen.findByRole("alert")).textContent).toBe("Settings could not be read: disk I/O error");
+  });
+});

@@ -6,12 +6,14 @@
 //! Settings always read the service that is actually running.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rusqlite::Connection;
 use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
+use skillcase_core::library::Library;
 use skillcase_core::service::{Service, ServiceOptions};
-use skillcase_core::{db, settings, ErrorBody};
+use skillcase_core::{db, paths, settings, ErrorBody};
 use tokio::sync::Mutex;
 
 use crate::error::IpcError;
@@ -75,6 +77,23 @@ impl AppState {
             if let Some(service) = live.service.as_ref() {
                 service.waker().wake();
             }
+        }
+    }
+
+    /// The skills library of the running service, which the Skills and Catalog screens read and
+    /// change. When the service could not start, the error says why (the status line says it too).
+    pub async fn library(&self) -> Result<Arc<Library>, IpcError> {
+        let live = self.live.lock().await;
+        match (&live.service, &live.api) {
+            (Some(service), _) => Ok(service.library()),
+            (None, ApiStatus::Failed { error }) => Err(IpcError::from(ErrorBody::new(
+                "library_unavailable",
+                format!("the skills library is not running: {}", error.message),
+            ))),
+            (None, _) => Err(IpcError::from(ErrorBody::new(
+                "library_unavailable",
+                "the skills library is restarting; try again in a moment",
+            ))),
         }
     }
 
@@ -147,6 +166,8 @@ fn options(
     ServiceOptions {
         data_dir: data_dir.to_path_buf(),
         skills_dir: skills_dir.to_path_buf(),
+        catalog_dir: paths::catalog_dir(),
+        policy: Default::default(),
         port,
         events: events.clone(),
     }

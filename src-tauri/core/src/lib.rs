@@ -16,5 +16,6 @@ pub mod paths;
 pub mod service;
 pub mod settings;
 pub mod skill;
+pub mod watch;
 
 pub use error::ErrorBody;

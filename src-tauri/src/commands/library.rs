@@ -14,7 +14,7 @@ where
     T: Send + 'static,
     F: FnOnce(&Library) -> Result<T, IpcError> + Send + 'static,
 {
-    let library: Arc<Library> = state.library()?;
+    let library: Arc<Library> = state.library().await?;
     tauri::async_runtime::spawn_blocking(move || work(&library))
         .await
         .map_err(|err| IpcError::from(ErrorBody::new("task_failed", err.to_string())))?

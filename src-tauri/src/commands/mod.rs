@@ -2,7 +2,7 @@
 
 pub mod app;
 pub mod catalog;
-mod library;
-pub mod skills;
 pub mod dialog;
+mod library;
 pub mod settings;
+pub mod skills;

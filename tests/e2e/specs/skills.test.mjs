@@ -5,7 +5,7 @@
 // temporary skills directory, so the repository is never written.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
@@ -73,6 +73,7 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
   let zips;
   before(async () => {
     skills = skillsDirWith(SEEDED);
+    appendFileSync(join(skills.dir, "trocas-e-devolucoes/SKILL.md"), "\nLocal note: exchanges also at the Centro store.\n");
     zips = mkdtempSync(join(tmpdir(), "skillcase-e2e-zips-"));
     app = await launchApp({ env: { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8", SKILLCASE_SKILLS_DIR: skills.dir } });
   });
@@ -124,6 +125,16 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     assert.equal(answer.ok?.name, "entrega-agendada", JSON.stringify(answer));
     await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "13 skills", "the list refreshes from skill-changed");
     assert.ok(await textOf(browser, '[data-testid="virtual-list"] [data-skill="entrega-agendada"]'));
+  });
+
+  it("shows an edit made in an external editor within a second, without a reload", async () => {
+    const { browser } = app;
+    const file = join(skills.dir, "entrega-agendada", "SKILL.md");
+    const started = Date.now();
+    writeFileSync(file, readFileSync(file, "utf8").replace("Entrega agendada em dia e turno escolhidos.", "Entrega agendada, editada fora do app."));
+    await waitForText(browser, '[data-testid="virtual-list"] [data-skill="entrega-agendada"]', (t) => t.includes("editada fora do app"), "the external edit");
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 1500, `shown after ${elapsed} ms`);
   });
 
   it("refuses a malicious zip and shows the finding with its code", async () => {
@@ -243,4 +254,112 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await openSkill(browser, "onboarding-faq");
     assert.match(await textOf(browser, '[data-testid="skill-detail"] [data-badge="origin"]'), /catalog · locally overridden|local/);
   });
+
+  it("marks an overridden catalog skill and brings the catalog version back when the override is removed", async () => {
+    const { browser } = app;
+    await click(browser, 'nav button[data-nav="catalog"]');
+    await waitForText(browser, '[data-skill="trocas-e-devolucoes"] [data-testid="mark-overridden"]', (t) => t === "Locally overridden", "overridden mark");
+    await click(browser, '[data-skill="trocas-e-devolucoes"] [data-testid="remove-override"]');
+    await click(browser, '[data-testid="confirm-ok"]');
+    await browser.$('[data-skill="trocas-e-devolucoes"] [data-testid="install"]').waitForExist({ timeout: 30_000, timeoutMsg: "the catalog skill can be installed again" });
+    await openSkill(browser, "trocas-e-devolucoes");
+    assert.equal(await textOf(browser, '[data-testid="skill-detail"] [data-badge="origin"]'), "catalog");
+  });
+});
+
+/** Switches language and theme through the Settings commands; the window applies them at once. */
+async function appearance(browser, language, theme) {
+  assert.ok((await invoke(browser, "settings_set_language", { language })).ok, `language ${language}`);
+  assert.ok((await invoke(browser, "settings_set_theme", { theme })).ok, `theme ${theme}`);
+  await browser.waitUntil(
+    () => browser.execute((l, th) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, language, theme),
+    { timeout: 30_000, timeoutMsg: `the window should switch to ${language} / ${theme}` },
+  );
+}
+
+describe("every skills screen in both themes and both languages", { timeout: 400_000 }, () => {
+  let app;
+  let skills;
+  let zips;
+  before(async () => {
+    skills = skillsDirWith(SEEDED);
+    appendFileSync(join(skills.dir, "politica-de-frete/SKILL.md"), "\nLocal note: store pickup closes at 18h.\n");
+    zips = mkdtempSync(join(tmpdir(), "skillcase-e2e-zips-"));
+    app = await launchApp({ env: { GTK_THEME: "Adwaita", LANG: "en_US.UTF-8", SKILLCASE_SKILLS_DIR: skills.dir } });
+    const { browser } = app;
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => /\d/.test(t), "the library loads");
+    const zip = writeZip(join(zips, "frete-expresso.zip"), EXPRESSO);
+    assert.ok((await invoke(browser, "skills_import", { path: zip })).ok);
+    const text = (await invoke(browser, "skill_source", { name: "frete-expresso", path: "SKILL.md" })).ok;
+    const edited = text.replace("Answer with the table", "Answer with the updated table");
+    assert.ok((await invoke(browser, "skill_save_file", { name: "frete-expresso", path: "SKILL.md", text: edited })).ok);
+  });
+  after(async () => {
+    await app?.stop();
+    skills?.remove();
+    rmSync(zips, { recursive: true, force: true });
+  });
+
+  for (const [theme, language] of [
+    ["light", "en"],
+    ["dark", "en"],
+    ["light", "pt-BR"],
+    ["dark", "pt-BR"],
+  ]) {
+    it(`shows the library, the import report, the skill tabs and the catalog (${theme}, ${language})`, async () => {
+      const { browser } = app;
+      const tag = `${theme}-${language}`;
+      await appearance(browser, language, theme);
+      await click(browser, 'nav button[data-nav="skills"]');
+      const back = await browser.$('[data-testid="back"]');
+      if (await back.isExisting()) await back.click();
+      await fill(browser, '[data-testid="skill-search"]', "");
+      await dropFiles(browser, [writeZip(join(zips, "evil.zip"), EVIL), writeZip(join(zips, "entrega-agendada.zip"), AGENDADA)]);
+      await browser.$('[data-testid="import-report"] [data-state="imported"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-import-${tag}`);
+      await click(browser, '[data-testid="import-report"] .close');
+      await screenshot(browser, `tour-library-${tag}`);
+      await fill(browser, '[data-testid="skill-search"]', "zzz-nothing");
+      await browser.$('[data-testid="skills-empty"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-library-empty-${tag}`);
+
+      await openSkill(browser, "frete-expresso");
+      await fill(browser, '[data-testid="task-input"]', "devolução");
+      await browser.$('[data-block="route_matched"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-level2-${tag}`);
+      await click(browser, '[data-tab="level1"]');
+      await browser.$('[data-testid="index-entry"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-level1-${tag}`);
+      await click(browser, '[data-tab="level3"]');
+      await browser.$('[data-testid="file-text"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-level3-${tag}`);
+      await click(browser, '[data-tab="try"]');
+      await fill(browser, '[data-testid="try-input"]', "preciso do frete expresso, é urgente");
+      await click(browser, '[data-testid="try-run"]');
+      await browser.$('[data-testid="try-matches"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-try-${tag}`);
+      await click(browser, '[data-tab="versions"]');
+      await browser.$('[data-testid="diff"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-versions-${tag}`);
+      await click(browser, '[data-tab="activity"]');
+      await browser.$('[data-testid="activity-chart"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-activity-${tag}`);
+      await click(browser, '[data-tab="edit"]');
+      await browser.$('[data-testid="editor-text"]').waitForExist({ timeout: 30_000 });
+      const text = await browser.execute(() => document.querySelector('[data-testid="editor-text"]').value);
+      await fill(browser, '[data-testid="editor-text"]', text.replace('description: "', 'description: '));
+      await browser.$('[data-testid="editor-findings"] [data-code]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-editor-${tag}`);
+      await fill(browser, '[data-testid="editor-text"]', text);
+
+      await openSkill(browser, "cotacao-de-frete");
+      await click(browser, '[data-tab="validation"]');
+      await browser.$('[data-testid="findings"]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-validation-${tag}`);
+
+      await click(browser, 'nav button[data-nav="catalog"]');
+      await browser.$('[data-testid="catalog"] [data-skill]').waitForExist({ timeout: 30_000 });
+      await screenshot(browser, `tour-catalog-${tag}`);
+    });
+  }
 });

@@ -7,7 +7,7 @@
 //! - [`routes`]: the route table; [`openapi`]: the document built from it.
 //! - [`error`]: the JSON error shape and the one code-to-status table.
 //! - [`extract`]: typed bodies and queries whose errors name the field.
-//! - [`connections`], [`skills`], [`state`]: what handlers share.
+//! - [`connections`], [`state`]: what handlers share.
 
 pub mod auth;
 pub mod connections;
@@ -17,7 +17,6 @@ pub mod gate;
 pub mod openapi;
 pub mod routes;
 pub mod server;
-pub mod skills;
 pub mod state;
 
 pub use server::{serve, ApiConfig, RunningServer};

@@ -177,7 +177,7 @@ mod tests {
     use crate::api::auth::TokenStore;
     use crate::api::connections::Connections;
     use crate::api::extract::JsonBody;
-    use crate::api::skills::SkillsSource;
+    use crate::library::{Library, LibraryOptions};
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -221,7 +221,8 @@ mod tests {
         let token = tokens.current().unwrap().as_str().to_string();
         let db = Connections::open(&dir.path().join(crate::db::DATABASE_FILE)).unwrap();
         let gauge = Arc::new(Gauge::default());
-        let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
+        let options = LibraryOptions::in_data_dir(dir.path(), dir.path().join("skills"), None);
+        let skills = Arc::new(Library::open(options).unwrap());
         let state = ApiState { db, tokens, skills, events: Default::default() };
         let server = serve_routes(config, state, test_routes(Arc::clone(&gauge))).await.unwrap();
         TestServer { server, gauge, token, _dir: dir }

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use super::auth::TokenStore;
 use super::connections::Connections;
-use super::skills::SkillsSource;
 use crate::events::EventBus;
+use crate::library::Library;
 
 /// The state every handler receives. Cheap to clone (reference-counted parts).
 #[derive(Debug, Clone)]
@@ -14,8 +14,8 @@ pub struct ApiState {
     pub db: Arc<Connections>,
     /// The bearer token, shared with Settings so a rotation there takes effect at once.
     pub tokens: Arc<TokenStore>,
-    /// The skills directory and the skills active in each conversation.
-    pub skills: Arc<SkillsSource>,
+    /// The skill library: what is served, and which skills are active in each conversation.
+    pub skills: Arc<Library>,
     /// Where handlers announce what they changed (a new case, a reply) to the window.
     pub events: EventBus,
 }

@@ -228,7 +228,8 @@ mod tests {
     fn descriptions_are_quoted_only_when_yaml_needs_it() {
         assert_eq!(yaml_scalar("Calcula o frete"), "Calcula o frete");
         assert_eq!(yaml_scalar("Frete: prazo e valor"), "'Frete: prazo e valor'");
-        assert_eq!(yaml_scalar("it's #1"), "it's #1");
+        assert_eq!(yaml_scalar("it's #1"), "'it''s #1'");
+        assert_eq!(yaml_scalar("it's fine"), "it's fine");
         assert_eq!(yaml_scalar("'quoted'"), "'''quoted'''");
     }
 }

@@ -11,7 +11,7 @@
 //! Module map: [`store`] (SQL), [`blobs`], [`versions`] (manifest and content hash), [`scan`]
 //! (start-up scan and single-skill sync), [`listing`] (list, detail, the disclosure levels),
 //! [`folder`] (atomic folder writes), [`edit`], [`import`], [`catalog`], [`rollback`], [`diff`],
-//! [`activations`].
+//! [`activations`], [`watching`] (the watcher's events applied).
 
 pub mod activations;
 pub mod blobs;
@@ -29,6 +29,7 @@ pub mod store;
 mod sync;
 pub mod types;
 pub mod versions;
+pub mod watching;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};

@@ -19,7 +19,8 @@ use crate::skill::load::{package_from_dir, read_index_entry};
 use crate::skill::package::Package;
 use crate::skill::validate::{validate_package, Validated};
 
-/// Directories with more skills than this announce their scan progress.
+/// Directories with more skills than this announce their scan progress while it runs (every
+/// scan announces its end, `done == total`, so the UI knows the list is complete).
 const PROGRESS_FROM: usize = 200;
 
 /// What a scan found.
@@ -59,7 +60,7 @@ pub(super) fn read_full(dir: &Path, policy: &crate::skill::policy::Policy) -> Fu
 impl Library {
     /// Scans the catalog and the skills directory: lists every skill from its frontmatter first
     /// (in parallel; the listing is visible as soon as that pass ends, with `scan-progress` events
-    /// for large directories), then re-reads in full only the folders whose fingerprint (paths,
+    /// for large directories and one at the end of every scan), then re-reads in full only the folders whose fingerprint (paths,
     /// sizes, times) differs from the last scan, recording a `watch` version for new content.
     /// An unreadable skills directory is reported (`skills-dir-status`), not an error: the
     /// catalog is still served, and the next scan recovers.
@@ -89,6 +90,7 @@ impl Library {
         if was_unavailable {
             self.publish(DomainEvent::SkillsDirStatus { available: true, message: None });
         }
+        self.publish(DomainEvent::ScanProgress { done: report.local, total: report.local });
         Ok(report)
     }
 
@@ -97,7 +99,7 @@ impl Library {
         let total = folders.len();
         let step = (total / 20).max(1);
         let progress = |done: usize| {
-            if total >= PROGRESS_FROM && (done % step == 0 || done == total) {
+            if total >= PROGRESS_FROM && done % step == 0 && done < total {
                 self.publish(DomainEvent::ScanProgress { done: done as u32, total: total as u32 });
             }
         };

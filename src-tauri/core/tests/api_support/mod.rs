@@ -11,9 +11,9 @@ use std::time::Duration;
 use serde_json::Value;
 use skillcase_core::api::auth::TokenStore;
 use skillcase_core::api::connections::Connections;
-use skillcase_core::api::skills::SkillsSource;
 use skillcase_core::api::{serve, ApiConfig, ApiState, RunningServer};
 use skillcase_core::db;
+use skillcase_core::library::{Library, LibraryOptions, Source};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -37,20 +37,23 @@ impl Live {
         let db = Connections::open(&dir.path().join(db::DATABASE_FILE)).unwrap();
         let tokens = Arc::new(TokenStore::open(dir.path()).unwrap());
         std::fs::create_dir(dir.path().join("skills")).unwrap();
-        let skills = Arc::new(SkillsSource::new(dir.path().join("skills")));
+        let options = LibraryOptions::in_data_dir(dir.path(), dir.path().join("skills"), None);
+        let skills = Arc::new(Library::open(options).unwrap());
+        skills.scan().unwrap();
         let state = ApiState { db, tokens, skills, events: Default::default() };
         let server = serve(ApiConfig { port: 0, ..config }, state.clone()).await.unwrap();
         Live { port: server.port(), state, server, dir }
     }
 
     /// Writes `files` (path relative to the skill folder, text) as skill `name` in the skills
-    /// directory.
+    /// directory, and tells the library, as the watcher would.
     pub fn write_skill(&self, name: &str, files: &[(&str, &str)]) {
         for (path, text) in files {
             let target = self.dir.path().join("skills").join(name).join(path);
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
             std::fs::write(target, text).unwrap();
         }
+        self.state.skills.sync_skill(name, Source::Watch).unwrap();
     }
 
     /// The token in force.

@@ -1,6 +1,8 @@
 //! The skills endpoints (SPEC A6–A7): level 1 (the index), matching a customer message, level 2
-//! (activation) and level 3 (one file of an active skill). Reading folders blocks, so each
-//! handler does its work on the blocking pool.
+//! (activation) and level 3 (one file of an active skill), all served by the skill library.
+//! Matching records activations and the active set in the database, so a level-3 read is allowed
+//! by what the conversation activated, across restarts. Reading folders and the database blocks,
+//! so each handler does its work on the blocking pool.
 
 use std::sync::Arc;
 
@@ -10,10 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::error::ApiError;
 use crate::api::extract::{JsonBody, Query};
-use crate::api::skills::SkillsSource;
 use crate::api::state::ApiState;
-use crate::skill::disclosure::{self, dir_reader, Index, IndexFormat};
-use crate::skill::matcher::{self, SkillMatch, Trigger};
+use crate::library::Library;
+use crate::skill::disclosure::{self, Index, IndexFormat};
+use crate::skill::matcher::SkillMatch;
 
 /// `GET /v1/skills/index` query.
 #[derive(Debug, Deserialize)]
@@ -61,10 +63,13 @@ pub struct TextReply {
     text: String,
 }
 
+/// Runs `work` with the library on the blocking pool.
 async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    state: &ApiState,
+    work: impl FnOnce(&Library) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    let library = Arc::clone(&state.skills);
+    tokio::task::spawn_blocking(move || work(&library))
         .await
         .unwrap_or_else(|_| Err(ApiError::new("internal", "reading the skills stopped unexpectedly")))
 }
@@ -75,22 +80,21 @@ pub async fn index(
     Query(query): Query<IndexQuery>,
 ) -> Result<Json<Index>, ApiError> {
     let format: IndexFormat = query.format.as_deref().unwrap_or("skillcase").parse()?;
-    let skills = Arc::clone(&state.skills);
-    let skills = blocking(move || Ok(skills.index_skills()?)).await?;
-    Ok(Json(disclosure::index(&skills, format, disclosure::DEFAULT_BUDGET)))
+    let index =
+        blocking(&state, move |library| Ok(library.index(format, disclosure::DEFAULT_BUDGET))).await?;
+    Ok(Json(index))
 }
 
-/// `POST /v1/skills/match`: hard and probe matches; hard ones become active in the conversation.
+/// `POST /v1/skills/match`: hard and probe matches, recorded as activations; hard ones become
+/// active in the conversation.
 pub async fn match_message(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<MatchBody>,
 ) -> Result<Json<MatchReply>, ApiError> {
-    let source: Arc<SkillsSource> = Arc::clone(&state.skills);
-    let skills = blocking(move || Ok(source.index_skills()?)).await?;
-    let (hard, probe): (Vec<_>, Vec<_>) =
-        matcher::match_message(&skills, &body.message).into_iter().partition(|m| m.trigger == Trigger::Hard);
-    state.skills.activate(&body.conversation_id, hard.iter().map(|m| m.name.clone()));
-    Ok(Json(MatchReply { hard, probe }))
+    let outcome =
+        blocking(&state, move |library| Ok(library.match_message(&body.conversation_id, &body.message)?))
+            .await?;
+    Ok(Json(MatchReply { hard: outcome.hard, probe: outcome.probe }))
 }
 
 /// `GET /v1/skills/{name}?task=…&conversation_id=…`: level 2; activates the skill in the
@@ -100,16 +104,15 @@ pub async fn read(
     Path(name): Path<String>,
     Query(query): Query<ReadQuery>,
 ) -> Result<Json<TextReply>, ApiError> {
-    let source = Arc::clone(&state.skills);
     let wanted = name.clone();
-    let text = blocking(move || {
-        let skill = source.skill(&wanted)?;
-        Ok(disclosure::activation(&skill, query.task.as_deref(), &dir_reader(&skill))?)
+    let text = blocking(&state, move |library| {
+        let text = library.level2(&wanted, query.task.as_deref())?;
+        if let Some(conversation_id) = &query.conversation_id {
+            library.activate(conversation_id, &wanted)?;
+        }
+        Ok(text)
     })
     .await?;
-    if let Some(conversation_id) = query.conversation_id {
-        state.skills.activate(&conversation_id, [name.clone()]);
-    }
     Ok(Json(TextReply { name, path: None, text }))
 }
 
@@ -119,12 +122,10 @@ pub async fn read_file(
     Path((name, path)): Path<(String, String)>,
     Query(query): Query<FileQuery>,
 ) -> Result<Json<TextReply>, ApiError> {
-    state.skills.require_active(&query.conversation_id, &name)?;
-    let source = Arc::clone(&state.skills);
     let (wanted, file) = (name.clone(), path.clone());
-    let text = blocking(move || {
-        let skill = source.skill(&wanted)?;
-        Ok(disclosure::file(&skill, &file, &dir_reader(&skill))?)
+    let text = blocking(&state, move |library| {
+        library.require_active(&query.conversation_id, &wanted)?;
+        Ok(library.level3(&wanted, &file)?)
     })
     .await?;
     Ok(Json(TextReply { name, path: Some(path), text }))

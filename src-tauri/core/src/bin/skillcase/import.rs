@@ -3,6 +3,10 @@
 //! beside DIR, renamed into place. Exit 0 when imported (or, with `--dry-run`, importable),
 //! 1 when refused (every finding printed with its code, location, message and hint) or on an I/O
 //! failure.
+//!
+//! With `--data-dir D` the import goes through the skill library kept in D (the same one the app
+//! and `skillcase serve` use): the version is recorded in D's database and blob store, and the
+//! JSON output is the library's import report.
 
 use crate::format::Format;
 use std::fs::File;
@@ -13,6 +17,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 use skillcase_core::archive::{self, ArchiveError, Imported};
 use skillcase_core::error::ErrorBody;
+use skillcase_core::library::{Library, LibraryOptions};
 use skillcase_core::skill::finding::{Finding, Severity};
 use skillcase_core::skill::policy::Policy;
 
@@ -24,6 +29,9 @@ pub struct Args {
     /// The skills directory; the skill lands in DIR/<name>/.
     #[arg(long, value_name = "DIR")]
     into: PathBuf,
+    /// Record the import in the skill library of this data directory (versions, blobs).
+    #[arg(long, value_name = "D")]
+    data_dir: Option<PathBuf>,
     /// Run every check and write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -45,6 +53,9 @@ struct Output<'a> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(data_dir) = &args.data_dir {
+        return run_in_library(&args, data_dir);
+    }
     let result = File::open(&args.zip)
         .map_err(|source| ArchiveError::Read { source })
         .and_then(|file| archive::import_zip(file, &args.into, &Policy::default(), args.dry_run));
@@ -118,4 +129,32 @@ fn print_finding(out: &mut impl Write, zip: &str, f: &Finding) -> std::io::Resul
         writeln!(out, "  hint: {hint}")?;
     }
     Ok(())
+}
+
+/// The import through the library of `data_dir`.
+fn run_in_library(args: &Args, data_dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let options = LibraryOptions::in_data_dir(data_dir, args.into.clone(), None);
+    let library = Library::open(options).map_err(ErrorBody::from)?;
+    library.scan().map_err(ErrorBody::from)?;
+    let report = library.import_zip_file(&args.zip, args.dry_run).map_err(ErrorBody::from)?;
+    let mut stdout = std::io::stdout().lock();
+    let zip = args.zip.display().to_string();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut stdout, &report)?;
+            writeln!(stdout)?;
+        }
+        Format::Text if report.refused.is_some() => print_refused(&mut stdout, &zip, &report.findings)?,
+        Format::Text => {
+            for finding in &report.findings {
+                print_finding(&mut stdout, &zip, finding)?;
+            }
+            let name = report.name.as_deref().unwrap_or_default();
+            match &report.version {
+                Some(v) => writeln!(stdout, "imported {name} as version {} ({} files)", v.id, v.files)?,
+                None => writeln!(stdout, "dry run: would import {name} ({} files)", report.files.len())?,
+            }
+        }
+    }
+    Ok(if report.refused.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

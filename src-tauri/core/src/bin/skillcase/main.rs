@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod edit;
 mod format;
 mod guard;
 mod import;
@@ -47,6 +48,9 @@ enum Command {
     ReadFile(read_file::Args),
     /// Show which skills a customer message fires (hard or probe).
     Match(match_cmd::Args),
+    /// Replace one file of a skill through the library (validated first; internal, for tests and scripts).
+    #[command(hide = true)]
+    Edit(edit::Args),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
     Guard(guard::GuardArgs),
 }
@@ -82,5 +86,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ReadFile(args) => read_file::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Guard(args) => guard::run(args),
+        Command::Edit(args) => edit::run(args),
     }
 }

@@ -52,10 +52,19 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             Some(port) => port,
             None => settings::api_port(&conn)?,
         };
+        let policy = settings::policy(&conn)?;
         drop(conn);
-        let options = ServiceOptions { data_dir, skills_dir, port, events: Default::default() };
+        let options = ServiceOptions {
+            data_dir,
+            skills_dir,
+            catalog_dir: paths::catalog_dir(),
+            policy,
+            port,
+            events: Default::default(),
+        };
         let stopped = stop_signal()?;
         let service = Service::start(options).await?;
+        service.scanned().await;
         println!("listening on http://127.0.0.1:{}", service.port());
         std::io::stdout().flush()?;
         stopped.await;

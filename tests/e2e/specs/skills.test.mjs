@@ -63,6 +63,15 @@ async function openSkill(browser, name) {
   const back = await browser.$('[data-testid="back"]');
   if (await back.isExisting()) await back.click();
   await fill(browser, '[data-testid="skill-search"]', name);
+  // Wait for the search's own answer (a short list holding the skill), not the rows shown before it.
+  await browser.waitUntil(
+    () =>
+      browser.execute((wanted) => {
+        const list = document.querySelector('[data-testid="virtual-list"]');
+        return Number(list.dataset.total) <= 3 && list.querySelector(`[data-skill="${wanted}"]`) !== null;
+      }, name),
+    { timeout: 30_000, timeoutMsg: `the search for ${name} should find it` },
+  );
   await click(browser, `[data-testid="virtual-list"] [data-skill="${name}"]`);
   await waitForText(browser, "#skill-title", (t) => t === name, `the detail of ${name} should open`);
 }
@@ -267,10 +276,11 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
   });
 });
 
-/** Switches language and theme through the Settings commands; the window applies them at once. */
+/** Switches language and theme on the Settings screen, which applies them at once. */
 async function appearance(browser, language, theme) {
-  assert.ok((await invoke(browser, "settings_set_language", { language })).ok, `language ${language}`);
-  assert.ok((await invoke(browser, "settings_set_theme", { theme })).ok, `theme ${theme}`);
+  await click(browser, 'nav button[data-nav="settings"]');
+  await click(browser, `input[name="language"][value="${language}"] + span`);
+  await click(browser, `input[name="theme"][value="${theme}"] + span`);
   await browser.waitUntil(
     () => browser.execute((l, th) => document.documentElement.lang === l && document.documentElement.dataset.theme === th, language, theme),
     { timeout: 30_000, timeoutMsg: `the window should switch to ${language} / ${theme}` },

@@ -244,11 +244,24 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await waitForText(browser, '[data-testid="level-text"]', (t) => t.includes("Answer with the table in the required reference."), "level 2 shows the restored body");
   });
 
-  it("charts activations per day", async () => {
-    const { browser } = app;
+  it("charts the activations the agent API recorded, hard and probe", async () => {
+    const { browser, dataDir } = app;
+    const shown = await waitForText(browser, '[data-field="api"]', (t) => t.includes("http://127.0.0.1:"), "API URL");
+    const url = shown.match(/http:\/\/127\.0\.0\.1:\d+/)[0];
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    const messages = ["frete expresso para SP", "quero o expresso", "tem expresso?", "é urgente", "muito urgente"];
+    for (const [i, message] of messages.entries()) {
+      const answer = await fetch(`${url}/v1/skills/match`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ conversation_id: `c${i}`, message }),
+      });
+      assert.equal(answer.status, 200, await answer.text());
+    }
     await click(browser, '[data-tab="activity"]');
-    const chart = await waitForText(browser, '[data-testid="activity-chart"]', (t) => t.length > 0, "the activity chart");
-    assert.match(chart, /hard: 0/);
+    const chart = await waitForText(browser, '[data-testid="activity-chart"] figcaption', (t) => t.length > 0, "the activity chart");
+    assert.equal(chart, "hard: 3 probe: 2");
+    assert.equal(await browser.execute(() => document.querySelectorAll("[data-testid=activity-chart] rect").length), 2);
     await screenshot(browser, "skills-activity-light-en");
   });
 

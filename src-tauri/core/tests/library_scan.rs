@@ -82,7 +82,7 @@ fn the_list_filters_by_text_origin_validity_and_pages() {
     assert_eq!(catalog.items.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["devolucao"]);
     let invalid = library.list(&SkillQuery { validity: Some(ValidityFilter::Invalid), ..Default::default() });
     assert_eq!(invalid.items.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["quebrado"]);
-    let page = library.list(&SkillQuery { offset: 1, limit: 2, ..Default::default() });
+    let page = library.list(&SkillQuery { offset: Some(1), limit: Some(2), ..Default::default() });
     assert_eq!(page.total, 4);
     assert_eq!(page.items.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["devolucao", "frete"]);
 }
@@ -184,4 +184,20 @@ fn a_large_directory_announces_scan_progress() {
         })
         .collect();
     assert_eq!(progress.last(), Some(&(250, 250)));
+}
+
+#[test]
+fn old_staging_leftovers_beside_the_skills_directory_are_swept_by_a_scan() {
+    let ws = Workspace::new();
+    let old = ws.root.path().join(".skillcase-staging-killed");
+    let fresh = ws.root.path().join(".skillcase-staging-running");
+    for dir in [&old, &fresh] {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("SKILL.md"), "half").unwrap();
+    }
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fs::File::open(&old).unwrap().set_modified(an_hour_ago).unwrap();
+    ws.open();
+    assert!(!old.exists());
+    assert!(fresh.exists());
 }

@@ -41,6 +41,11 @@ fn watched_with(skills: &[&str], options: WatchOptions) -> Watched {
     for name in skills {
         write_skill(dir.path(), name);
     }
+    watch(dir, options)
+}
+
+/// Starts watching a directory the test has already filled.
+fn watch(dir: TempDir, options: WatchOptions) -> Watched {
     let (tx, batches) = mpsc::channel();
     let watcher = SkillsWatcher::start(dir.path(), options, move |batch| {
         let _ = tx.send(batch);
@@ -264,6 +269,53 @@ fn a_checkout_of_500_files_over_20_skills_reports_each_skill_once() {
     assert_eq!(events, expected);
 }
 
+/// Runs git in `dir`, quietly, as a fixed test identity.
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=Watcher Test",
+            "-c",
+            "user.email=watch@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git is installed");
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn a_real_git_checkout_of_500_files_over_20_skills_reports_each_skill_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..20).map(|i| format!("skill-{i:02}")).collect();
+    let write_all = |edition: &str| {
+        for name in &names {
+            fs::create_dir_all(dir.path().join(name).join("references")).unwrap();
+            fs::write(dir.path().join(name).join("SKILL.md"), skill_md(name, edition)).unwrap();
+            for file in 0..24 {
+                let path = dir.path().join(format!("{name}/references/part-{file:02}.md"));
+                fs::write(path, format!("# Part {file} of {name}, {edition}\n")).unwrap();
+            }
+        }
+    };
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    write_all("main");
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "main"]);
+    git(dir.path(), &["checkout", "-q", "-b", "other"]);
+    write_all("other");
+    git(dir.path(), &["commit", "-q", "-a", "-m", "other: 500 files changed"]);
+    git(dir.path(), &["checkout", "-q", "main"]);
+
+    let w = watch(dir, options()).settled();
+    git(w.dir.path(), &["checkout", "-q", "other"]);
+    let expected: Vec<WatchEvent> = names.iter().map(|n| changed(n)).collect();
+    assert_eq!(sorted(w.until_quiet()), expected);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_file_still_being_written_holds_its_skill_until_it_is_closed() {
@@ -379,4 +431,37 @@ fn making_a_script_executable_is_a_change_but_other_permission_changes_are_not()
     assert_eq!(w.until_quiet(), []);
     chmod(w.path("frete/scripts/calc.sh"), 0o755);
     assert_eq!(w.until_quiet(), [changed("frete")]);
+}
+
+#[test]
+fn the_directory_moved_away_and_back_is_reported_unavailable_then_back() {
+    let w = watched(&["frete"]).settled();
+    let aside = w.dir.path().with_extension("aside");
+    fs::rename(w.dir.path(), &aside).unwrap();
+    let gone = w.until_quiet();
+    assert!(matches!(&gone[..], [WatchEvent::DirUnavailable { .. }]), "{gone:?}");
+    fs::write(aside.join("frete/SKILL.md"), skill_md("frete", "edited while away")).unwrap();
+    assert_eq!(w.until_quiet(), [], "the folder moved away is no longer watched");
+    fs::rename(&aside, w.dir.path()).unwrap();
+    assert_eq!(w.until_quiet(), [WatchEvent::DirBack]);
+    fs::write(w.path("frete/SKILL.md"), skill_md("frete", "back home")).unwrap();
+    assert_eq!(w.until_quiet(), [changed("frete")]);
+}
+
+#[test]
+fn a_consumer_that_panics_does_not_stop_the_watcher() {
+    let dir = tempfile::tempdir().unwrap();
+    write_skill(dir.path(), "frete");
+    let (tx, batches) = mpsc::channel();
+    let _watcher = SkillsWatcher::start(dir.path(), options(), move |batch| {
+        if batch == [changed("frete")] {
+            panic!("the consumer failed on its first batch");
+        }
+        let _ = tx.send(batch);
+    })
+    .unwrap();
+    fs::write(dir.path().join("frete/SKILL.md"), skill_md("frete", "second")).unwrap();
+    std::thread::sleep(QUIET);
+    write_skill(dir.path(), "troca");
+    assert_eq!(batches.recv_timeout(DEADLINE).unwrap(), [changed("troca")]);
 }

@@ -21,6 +21,9 @@ use crate::skill::validate::Validated;
 /// Prefix of the folder a removed skill passes through on its way out.
 const REMOVED_PREFIX: &str = ".skillcase-removed-";
 
+/// Leftovers younger than this may belong to a write in progress in another process.
+const LEFTOVER_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
 impl Library {
     /// Writes `pkg` as the folder of `name`, records its version (made by `source`) and makes it
     /// live, then publishes `skill-changed`. The caller holds the write lock and has validated
@@ -65,6 +68,27 @@ impl Library {
         sync_dir(&self.skills_dir).map_err(LibraryError::io(&self.skills_dir))?;
         drop(holder);
         self.forget_local(name)
+    }
+}
+
+/// Removes staging and removal folders that a killed process left beside the skills directory
+/// (never the folders a non-atomic replace set aside: those may hold the only copy of a skill).
+/// Only folders older than ten minutes are touched, so a write in progress elsewhere is safe.
+pub(super) fn sweep_leftovers(skills_dir: &std::path::Path) {
+    let parent = staging_parent(skills_dir);
+    let Ok(entries) = fs::read_dir(&parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.starts_with(archive::extract::STAGING_PREFIX) || name.starts_with(REMOVED_PREFIX);
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > LEFTOVER_AGE);
+        if ours && old && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
     }
 }
 

@@ -31,8 +31,8 @@ impl Library {
             .filter(|s| needles.is_empty() || text_matches(&needles, s))
             .collect();
         let total = matching.len() as u32;
-        let limit = if query.limit == 0 { DEFAULT_PAGE } else { query.limit } as usize;
-        let items = matching.into_iter().skip(query.offset as usize).take(limit).collect();
+        let limit = query.limit.filter(|l| *l > 0).unwrap_or(DEFAULT_PAGE) as usize;
+        let items = matching.into_iter().skip(query.offset.unwrap_or(0) as usize).take(limit).collect();
         SkillPage { items, total }
     }
 

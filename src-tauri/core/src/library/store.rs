@@ -139,7 +139,24 @@ pub fn skill_rows(conn: &Connection) -> rusqlite::Result<HashMap<String, SkillRo
     rows.collect()
 }
 
-/// Validation results of the given versions, by id (the scan reads them for unchanged folders).
+/// The `skills` row of `name`, if any.
+pub fn skill_row(conn: &Connection, name: &str) -> rusqlite::Result<Option<SkillRow>> {
+    conn.query_row(
+        "SELECT origin, live_version_id, fingerprint, updated_at FROM skills WHERE name = ?1",
+        [name],
+        |r| {
+            Ok(SkillRow {
+                origin: r.get(0)?,
+                live_version_id: r.get(1)?,
+                fingerprint: r.get(2)?,
+                updated_at: r.get(3)?,
+            })
+        },
+    )
+    .optional()
+}
+
+/// Validation results of the live versions, by id (the scan reads them for unchanged folders).
 pub fn validations(conn: &Connection) -> rusqlite::Result<HashMap<i64, StoredValidation>> {
     let mut stmt = conn.prepare(
         "SELECT v.id, v.validation FROM skill_versions v JOIN skills s ON s.live_version_id = v.id",

@@ -66,6 +66,7 @@ impl Library {
     /// catalog is still served, and the next scan recovers.
     pub fn scan(&self) -> Result<ScanReport, LibraryError> {
         let _writing = self.write_lock();
+        super::folder::sweep_leftovers(&self.skills_dir);
         let catalog = self.scan_catalog()?;
         let mut report = ScanReport { catalog: catalog.len() as u32, ..ScanReport::default_zero() };
         let folders = match skill_folders(&self.skills_dir) {
@@ -304,7 +305,7 @@ impl Library {
 
     /// Puts a local entry in the view, keeping the stored `updated_at`.
     pub(super) fn install_entry(&self, mut entry: Entry) {
-        if let Ok(Some(row)) = store::skill_rows(&self.conn()).map(|rows| rows.get(&entry.name).cloned()) {
+        if let Ok(Some(row)) = store::skill_row(&self.conn(), &entry.name) {
             entry.updated_at = row.updated_at;
         }
         let mut state = self.write_state();

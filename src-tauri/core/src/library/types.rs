@@ -134,20 +134,28 @@ pub enum ValidityFilter {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct SkillQuery {
-    /// Case- and accent-insensitive words that must all occur in the name, description, category or tags.
+    /// Case- and accent-insensitive words that must all occur (as word prefixes) in the name,
+    /// description, category or tags.
     #[serde(default)]
+    #[ts(optional)]
     pub text: Option<String>,
     #[serde(default)]
+    #[ts(optional)]
     pub origin: Option<Origin>,
     #[serde(default)]
+    #[ts(optional)]
     pub kind: Option<SkillType>,
     #[serde(default)]
+    #[ts(optional)]
     pub validity: Option<ValidityFilter>,
+    /// Items to skip (default 0).
     #[serde(default)]
-    pub offset: u32,
-    /// At most this many items (0 means the default page of 100).
+    #[ts(optional)]
+    pub offset: Option<u32>,
+    /// At most this many items (default and 0: a page of 100).
     #[serde(default)]
-    pub limit: u32,
+    #[ts(optional)]
+    pub limit: Option<u32>,
 }
 
 /// One page of the skills list, sorted by name, and how many skills match in all.

@@ -11,6 +11,13 @@
 //! [`WatchOptions::max_wait`] after its first change. The directory itself is probed every
 //! [`WatchOptions::poll`]; when it disappears or becomes unreadable the watcher says so and,
 //! when it comes back, re-arms itself and says that too.
+//!
+//! Consuming the events (the library): `SkillChanged` → re-scan that folder and record a version
+//! if its content differs (the library's own writes come back as events too, and must dedupe by
+//! content); `SkillRemoved` → the skill is gone from the directory; `Rescan` and `DirBack` →
+//! [`skill_names`] and re-scan each, treating known skills missing from the list as removed;
+//! `DirUnavailable` → keep what is known and tell the UI (`DomainEvent::SkillsDirStatus`);
+//! `Incomplete` → tell the UI too, since some changes will be missed until the cause is fixed.
 
 mod error;
 mod filter;

@@ -5,6 +5,11 @@
 //! skill it touched. A skill that never goes quiet (a tool appending to a file in it) is still
 //! reported `max_wait` after its first change, so a storm delays an event but never starves it;
 //! that is the one case where a single burst gives a skill a second event.
+//!
+//! Why not `notify-debouncer-full`: it settles each *file* on its own and emits on a 1/4-timeout
+//! tick, so two files of one skill finishing in different ticks still make two events and a
+//! per-skill window would have to be stacked on top (its 250–312 ms plus ours). Settling per
+//! skill here needs one window, and it keeps inotify's close-after-write, which that crate drops.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

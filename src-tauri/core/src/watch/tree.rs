@@ -73,7 +73,9 @@ impl Tree {
     /// Forgets `dir` and everything below it (the OS drops the watches of a deleted or moved
     /// folder itself; this keeps the count honest).
     pub(crate) fn forget_below(&mut self, dir: &Path) {
-        self.watched.retain(|p| !p.starts_with(dir));
+        if self.watched.contains(dir) {
+            self.watched.retain(|p| !p.starts_with(dir));
+        }
     }
 
     /// Removes every watch (the root went away or was replaced).

@@ -17,6 +17,10 @@ use super::settle::{Due, Settle};
 use super::tree::{AddError, Tree};
 use super::{is_skill_folder, skill_names, WatchError, WatchEvent, WatchOptions};
 
+/// Most queued events handled before the thread looks at the clock again, so a storm cannot
+/// hold back the directory probe and the skills already due.
+const DRAIN_AT_ONCE: usize = 10_000;
+
 /// What the watcher's thread receives: a raw event from notify, or the order to stop.
 #[derive(Debug)]
 pub(crate) enum Msg {
@@ -103,7 +107,7 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
                 Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                 Ok(Msg::Fs(res)) => {
                     batch.extend(self.on_fs(res, Instant::now()));
-                    while let Ok(msg) = rx.try_recv() {
+                    for msg in rx.try_iter().take(DRAIN_AT_ONCE) {
                         match msg {
                             Msg::Fs(res) => batch.extend(self.on_fs(res, Instant::now())),
                             Msg::Stop => return,

@@ -8,10 +8,15 @@ import type { ValidityFilter } from "./ValidityFilter";
  */
 export type SkillQuery = { 
 /**
- * Case- and accent-insensitive words that must all occur in the name, description, category or tags.
+ * Case- and accent-insensitive words that must all occur (as word prefixes) in the name,
+ * description, category or tags.
  */
-text: string | null, origin: Origin | null, kind: SkillType | null, validity: ValidityFilter | null, offset: number, 
+text?: string, origin?: Origin, kind?: SkillType, validity?: ValidityFilter, 
 /**
- * At most this many items (0 means the default page of 100).
+ * Items to skip (default 0).
  */
-limit: number, };
+offset?: number, 
+/**
+ * At most this many items (default and 0: a page of 100).
+ */
+limit?: number, };

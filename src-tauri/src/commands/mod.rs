@@ -3,6 +3,7 @@
 pub mod app;
 pub mod catalog;
 pub mod dialog;
+mod folder_zip;
 mod library;
 pub mod settings;
 pub mod skills;

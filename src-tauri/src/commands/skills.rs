@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use base64::Engine as _;
+use skillcase_core::archive::ArchiveError;
 use skillcase_core::library::activations::MatchOutcome;
 use skillcase_core::library::{
     DayCount, FileDiff, ImportReport, LibraryError, SkillDetail, SkillPage, SkillQuery, VersionInfo,
@@ -14,6 +15,7 @@ use skillcase_core::skill::finding::Finding;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 
+use super::folder_zip::zip_folder;
 use super::library::on_library;
 use crate::{error::IpcError, state::AppState};
 
@@ -89,10 +91,19 @@ pub async fn skill_file_data_url(
     .await
 }
 
-/// Imports one `.zip`/`.skill` package by absolute path; a refusal is a report, not an error.
+/// Imports one `.zip`/`.skill` package or skill folder by absolute path; a refusal is a report,
+/// not an error. A folder is packed into a zip first, so it meets the same checks.
 #[tauri::command]
 pub async fn skills_import(state: State<'_, AppState>, path: PathBuf) -> Result<ImportReport, IpcError> {
-    on_library(&state, move |lib| Ok(lib.import_zip_file(&path, false)?)).await
+    on_library(&state, move |lib| {
+        if path.is_dir() {
+            let bytes = zip_folder(&path, &lib.policy().limits)
+                .map_err(|source| LibraryError::Archive(ArchiveError::Read { source }))?;
+            return Ok(lib.import_zip(&bytes, false)?);
+        }
+        Ok(lib.import_zip_file(&path, false)?)
+    })
+    .await
 }
 
 /// The native file dialog for skill packages; the chosen absolute paths (none when cancelled).

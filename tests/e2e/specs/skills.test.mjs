@@ -5,7 +5,7 @@
 // temporary skills directory, so the repository is never written.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
@@ -155,6 +155,18 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     assert.ok(await textOf(browser, '[data-state="refused"] [data-code="zip_path_traversal"]'), refused);
     await screenshot(browser, "skills-import-refused-light-en");
     await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "13 skills", "nothing was added");
+  });
+
+  it("imports a skill folder dropped on the window", async () => {
+    const { browser } = app;
+    const folder = join(zips, "retirada-na-loja");
+    mkdirSync(join(folder, "references"), { recursive: true });
+    writeFileSync(join(folder, "SKILL.md"), "---\nname: retirada-na-loja\ndescription: Retirada do pedido na loja física.\n---\n\nSee [hours](references/horarios.md).\n");
+    writeFileSync(join(folder, "references", "horarios.md"), "# Horários\n\n9h às 18h.\n");
+    await dropFiles(browser, [folder]);
+    const report = await waitForText(browser, '[data-testid="import-report"] [data-source="retirada-na-loja"]', (t) => t.includes("imported"), "folder import report");
+    assert.match(report, /imported retirada-na-loja, version \d+/);
+    assert.match(report, /references\/horarios\.md\s*reference/);
   });
 
   it("opens a skill with the keyboard and shows the three levels with the required/optional split", async () => {

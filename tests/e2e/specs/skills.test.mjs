@@ -277,6 +277,53 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await screenshot(browser, "skills-activity-light-en");
   });
 
+  it("creates a skill from the template, adds and removes a reference, and deletes the skill after confirming", async () => {
+    const { browser } = app;
+    await click(browser, 'nav button[data-nav="skills"]');
+    const back = await browser.$('[data-testid="back"]');
+    if (await back.isExisting()) await back.click();
+    await click(browser, '[data-testid="new-skill"]');
+    await fill(browser, '[data-testid="new-skill-name"]', "cupom-de-desconto");
+    await fill(browser, '[data-testid="new-skill-description"]', "Explica como aplicar um cupom de desconto no carrinho.");
+    await click(browser, '[data-testid="new-skill-create"]');
+    await waitForText(browser, "#skill-title", (t) => t === "cupom-de-desconto", "the new skill opens");
+
+    await click(browser, '[data-tab="edit"]');
+    await browser.$('[data-testid="editor-text"]').waitForExist({ timeout: 30_000 });
+    await fill(browser, '[data-testid="add-path"]', "references/regras.md");
+    await click(browser, '.add button[type="submit"]');
+    await fill(browser, '[data-testid="editor-text"]', "# Regras\n\nUm cupom por pedido.\n");
+    await waitForText(browser, '[data-testid="editor-state"]', (t) => t === "Unsaved changes", "the new file checks clean");
+    await click(browser, '[data-testid="editor-save"]');
+    await waitForText(browser, '[data-testid="editor-state"]', (t) => t === "Saved.", "the new reference is saved");
+    await click(browser, '[data-tab="level2"]');
+    await waitForText(browser, '[data-block="optional"]', (t) => t.includes("- references/regras.md"), "the new reference is offered");
+
+    await click(browser, '[data-tab="edit"]');
+    await browser.$('[data-testid="editor-file"]').waitForExist({ timeout: 30_000 });
+    await browser.execute(() => {
+      const select = document.querySelector('[data-testid="editor-file"]');
+      select.value = "references/regras.md";
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await click(browser, '[data-testid="remove-file"]');
+    await click(browser, '[data-testid="confirm-ok"]');
+    await click(browser, '[data-tab="level3"]');
+    await browser.waitUntil(async () => !(await browser.$('[data-testid="file-tree"] [data-path="references/regras.md"]').isExisting()), {
+      timeout: 30_000,
+      timeoutMsg: "the reference is gone from the file tree",
+    });
+
+    await click(browser, '[data-testid="delete-skill"]');
+    await click(browser, '[data-testid="confirm-ok"]');
+    await browser.$('[data-testid="skills-library"]').waitForExist({ timeout: 30_000 });
+    await browser.waitUntil(
+      () => browser.execute(() => document.querySelector('[data-testid="virtual-list"] [data-skill="cupom-de-desconto"]') === null),
+      { timeout: 30_000, timeoutMsg: "the deleted skill is no longer listed" },
+    );
+    assert.equal((await invoke(browser, "skill_detail", { name: "cupom-de-desconto" })).err?.code, "skill_not_found");
+  });
+
   it("installs a catalog skill and marks it installed", async () => {
     const { browser } = app;
     await click(browser, 'nav button[data-nav="catalog"]');

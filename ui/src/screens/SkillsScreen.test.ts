@@ -27,7 +27,8 @@ vi.mock("$lib/backend", () => ({
     const items = library.skills
       .filter((s) => !text || s.name.includes(text) || s.description.toLowerCase().includes(text))
       .filter((s) => query.validity !== "invalid" || s.validity.errors > 0);
-    return { items: items.slice(query.offset, query.offset + query.limit), total: items.length };
+    const offset = query.offset ?? 0;
+    return { items: items.slice(offset, offset + (query.limit ?? 100)), total: items.length };
   }),
   importSkill: vi.fn(async (path: string) => ({
     name: "frete",
@@ -78,7 +79,7 @@ describe("the skills library", () => {
     await fireEvent.input(search, { target: { value: "frete" } });
     await vi.waitFor(() => expect(screen.getByTestId("skill-count").textContent).toBe("1 skill"));
     const texts = vi.mocked(backend.listSkills).mock.calls.map(([q]) => q.text);
-    expect(texts).toEqual([null, "frete"]);
+    expect(texts).toEqual([undefined, "frete"]);
   });
 
   it("sends the validity filter and says when nothing matches", async () => {

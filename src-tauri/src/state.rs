@@ -13,6 +13,7 @@ use skillcase_core::events::EventBus;
 use skillcase_core::info::{ApiStatus, AppInfo};
 use skillcase_core::library::Library;
 use skillcase_core::service::{Service, ServiceOptions};
+use skillcase_core::skill::policy::Policy;
 use skillcase_core::{db, paths, settings, ErrorBody};
 use tokio::sync::Mutex;
 
@@ -138,7 +139,21 @@ impl AppState {
         let port = live.service.as_ref().map(Service::port).unwrap_or(saved_port);
         stop(live.service.take()).await;
         live.skills_dir = skills_dir;
-        match Service::start(options(&self.data_dir, &live.skills_dir, port, &self.events)).await {
+        self.start_into(&mut live, port).await;
+    }
+
+    /// Restarts the service on the same folder and port, so it picks up what it reads only at
+    /// start (the saved import policy): the library re-validates every skill under it.
+    pub async fn restart_service(&self, saved_port: u16) {
+        let mut live = self.live.lock().await;
+        let port = live.service.as_ref().map(Service::port).unwrap_or(saved_port);
+        stop(live.service.take()).await;
+        self.start_into(&mut live, port).await;
+    }
+
+    async fn start_into(&self, live: &mut Live, port: u16) {
+        let options = options(&self.data_dir, &live.skills_dir, port, &self.events);
+        match Service::start(options).await {
             Ok(service) => {
                 live.api = listening(&service);
                 live.service = Some(service);
@@ -167,10 +182,21 @@ fn options(
         data_dir: data_dir.to_path_buf(),
         skills_dir: skills_dir.to_path_buf(),
         catalog_dir: paths::catalog_dir(),
-        policy: Default::default(),
+        policy: saved_policy(&data_dir.join(db::DATABASE_FILE)),
         port,
         events: events.clone(),
     }
+}
+
+/// The import policy saved in Settings; the default when none is saved. A stored policy that no
+/// longer parses is reported and the default is used, so the app still starts.
+fn saved_policy(database_path: &std::path::Path) -> Policy {
+    let saved =
+        db::open(database_path).map_err(ErrorBody::from).and_then(|conn| Ok(settings::policy(&conn)?));
+    saved.unwrap_or_else(|error| {
+        eprintln!("skillcase: using the default import policy: {error}");
+        Policy::default()
+    })
 }
 
 fn listening(service: &Service) -> ApiStatus {

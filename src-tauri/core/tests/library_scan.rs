@@ -201,3 +201,25 @@ fn old_staging_leftovers_beside_the_skills_directory_are_swept_by_a_scan() {
     assert!(!old.exists());
     assert!(fresh.exists());
 }
+
+#[test]
+fn the_detail_has_the_manifest_the_findings_and_the_live_version() {
+    let ws = Workspace::new();
+    write_skill(
+        &ws.skills(),
+        "frete",
+        &[("SKILL.md", &skill_md("frete", "Calcula o frete")), ("references/tabela.md", "| CEP |\n")],
+    );
+    write_simple(&ws.catalog(), "devolucao", "Devolução");
+    let library = ws.open();
+    let detail = library.detail("frete").unwrap();
+    let manifest: Vec<(&str, u64)> = detail.manifest.iter().map(|m| (m.path.as_str(), m.size)).collect();
+    assert_eq!(manifest, [("SKILL.md", 75), ("references/tabela.md", 8)]);
+    assert_eq!(detail.manifest[1].sha256.len(), 64);
+    assert!(detail.findings.iter().all(|f| !f.is_error()), "{:?}", detail.findings);
+    let live = detail.live_version.unwrap();
+    assert_eq!((live.files, live.source, live.live), (2, VersionSource::Watch, true));
+    assert!(detail.editable);
+    assert!(!library.detail("devolucao").unwrap().editable);
+    assert_eq!(library.detail("nope").unwrap_err().to_string(), "no skill named `nope` in the library");
+}

@@ -50,13 +50,18 @@ pub async fn settings_set_api_port(state: State<'_, AppState>, port: u32) -> Res
     read_view(&state).await
 }
 
-/// Saves the import policy and limits.
+/// Saves the import policy and limits, and restarts the service so the library validates and
+/// imports under them at once.
 #[tauri::command]
 pub async fn settings_set_policy(
     state: State<'_, AppState>,
     policy: Policy,
 ) -> Result<SettingsView, IpcError> {
-    state.with_db(move |conn| Ok(settings::set_policy(conn, policy)?)).await?;
+    let saved_port = state.with_db(move |conn| {
+        settings::set_policy(conn, policy)?;
+        Ok(settings::api_port(conn)?)
+    });
+    state.restart_service(saved_port.await?).await;
     changed(&state, "policy");
     read_view(&state).await
 }

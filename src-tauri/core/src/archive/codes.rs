@@ -1,5 +1,6 @@
 //! The stable code of every import refusal (SPEC A8). Each refusal has its own code so the UI,
-//! the CLI and scripts can tell them apart; `docs/archive-codes.md` lists them with their meaning.
+//! the CLI and scripts can tell them apart; `docs/finding-codes.md` lists them with their meaning,
+//! in the same table as the validator's codes.
 
 /// A name has a `..` segment: it would land outside the skill folder.
 pub const PATH_TRAVERSAL: &str = "zip_path_traversal";
@@ -61,3 +62,40 @@ pub const EXECUTABLE_REFUSED: &str = "executable_content_refused";
 pub const ASSET_EXTENSION_REFUSED: &str = "asset_extension_refused";
 /// Not a zip archive, or a damaged one.
 pub const INVALID: &str = "zip_invalid";
+/// A package file could not be read at all (also [`super::ArchiveError::Read`]'s code).
+pub const READ_FAILED: &str = "archive_read_failed";
+
+/// Every code above, in the order of `docs/finding-codes.md`; a test pins the two together.
+pub const ALL_CODES: &[&str] = &[
+    READ_FAILED,
+    INVALID,
+    ARCHIVE_TOO_LARGE,
+    TOO_MANY_FILES,
+    OVERLAPPING_ENTRIES,
+    NUL_IN_NAME,
+    NAME_NOT_UTF8,
+    NAME_TOO_LONG,
+    ABSOLUTE_PATH,
+    DRIVE_PATH,
+    BACKSLASH_PATH,
+    PATH_TRAVERSAL,
+    INVALID_NAME,
+    SYMLINK,
+    SPECIAL_FILE,
+    ENCRYPTED,
+    HEADER_MISMATCH,
+    UNSUPPORTED_COMPRESSION,
+    BOMB,
+    FILE_TOO_LARGE,
+    SIZE_MISMATCH,
+    TOTAL_TOO_LARGE,
+    DUPLICATE_NAME,
+    CASE_COLLISION,
+    FILE_FOLDER_CONFLICT,
+    NO_SKILL_MD,
+    MULTIPLE_SKILL_MD,
+    MULTIPLE_TOP_FOLDERS,
+    CRC_MISMATCH,
+    EXECUTABLE_REFUSED,
+    ASSET_EXTENSION_REFUSED,
+];

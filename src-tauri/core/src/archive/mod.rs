@@ -48,7 +48,7 @@ impl Coded for ArchiveError {
     fn code(&self) -> &'static str {
         match self {
             ArchiveError::Refused { .. } => "import_refused",
-            ArchiveError::Read { .. } => "archive_read_failed",
+            ArchiveError::Read { .. } => codes::READ_FAILED,
             ArchiveError::UnsafePath { .. } => "package_path_unsafe",
             ArchiveError::Stage { .. } => "staging_failed",
             ArchiveError::Install { .. } => "install_failed",

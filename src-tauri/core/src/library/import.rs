@@ -31,7 +31,9 @@ impl Library {
     fn import_reader(&self, reader: impl std::io::Read, dry_run: bool) -> Result<ImportReport, LibraryError> {
         let pkg = match archive::inspect(reader, &self.policy) {
             Ok(pkg) => pkg,
-            Err(ArchiveError::Refused { findings }) => return Ok(refused(None, "import_refused", findings)),
+            Err(ArchiveError::Refused { findings }) => {
+                return Ok(refused(None, "import_refused", findings, dry_run))
+            }
             Err(other) => return Err(other.into()),
         };
         let validated = validate_package(&pkg, PROFILE, &self.policy);
@@ -39,13 +41,14 @@ impl Library {
             Some(skill) if validated.is_valid() => skill.name.clone(),
             skill => {
                 let name = skill.as_ref().map(|s| s.name.clone());
-                return Ok(refused(name, "import_refused", validated.findings));
+                return Ok(refused(name, "import_refused", validated.findings, dry_run));
             }
         };
         if !is_plain_name(&name) {
-            let finding =
-                Finding::error("skill_name_invalid", "SKILL.md", format!("`{name}` cannot be a folder name"));
-            return Ok(refused(Some(name), "skill_name_invalid", vec![finding]));
+            let message = format!("`{name}` cannot be a folder name");
+            let finding = Finding::error("name_invalid_chars", "SKILL.md", message)
+                .hint("Use only lower-case letters, digits and hyphens: `my-skill`.");
+            return Ok(refused(Some(name), "skill_name_invalid", vec![finding], dry_run));
         }
         let _writing = self.write_lock();
         let replaced = self.read_state().local.contains_key(&name);
@@ -83,12 +86,12 @@ fn files_of(pkg: &Package) -> Vec<ImportedFile> {
         .collect()
 }
 
-fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>) -> ImportReport {
+fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>, dry_run: bool) -> ImportReport {
     findings.sort_by_key(|f| !f.is_error());
     ImportReport {
         name,
         installed: false,
-        dry_run: false,
+        dry_run,
         replaced: false,
         version: None,
         unchanged: false,

@@ -14,7 +14,7 @@ pub enum Severity {
 }
 
 /// One problem found in a skill or a package. `code` is stable snake_case (see
-/// `docs/validation-codes.md`); `file` is relative to the skill root (`SKILL.md`, `references/a.md`)
+/// `docs/finding-codes.md`); `file` is relative to the skill root (`SKILL.md`, `references/a.md`)
 /// or the zip entry name; `line`/`column` are 1-based where known.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]

@@ -80,8 +80,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
     move |source| LoadError::Io { path: path.to_path_buf(), source }
 }
 
-/// Reads a skill folder into a package: every regular file (junk skipped), sorted by path.
+/// Whether the files read get their content hash (only packages that will be stored need it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hashing {
+    On,
+    Off,
+}
+
+/// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
+/// with its sha256.
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
+    read_package(dir, Hashing::On)
+}
+
+fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
     let meta = fs::metadata(dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
         _ => LoadError::Io { path: dir.to_path_buf(), source: e },
@@ -90,12 +102,18 @@ pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
     let mut files = Vec::new();
-    walk(dir, "", 0, &mut files)?;
+    walk(dir, "", 0, hashing, &mut files)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Package { folder_name: folder_name(dir), files })
 }
 
-fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Result<(), LoadError> {
+fn walk(
+    abs: &Path,
+    rel: &str,
+    depth: usize,
+    hashing: Hashing,
+    out: &mut Vec<PackageFile>,
+) -> Result<(), LoadError> {
     if depth > MAX_DEPTH {
         return Err(LoadError::TooDeep(rel.to_string()));
     }
@@ -110,9 +128,9 @@ fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Resu
         if kind.is_symlink() {
             return Err(LoadError::Symlink(path));
         } else if kind.is_dir() {
-            walk(&entry.path(), &path, depth + 1, out)?;
+            walk(&entry.path(), &path, depth + 1, hashing, out)?;
         } else if kind.is_file() {
-            out.push(read_file(&entry.path(), path)?);
+            out.push(read_file(&entry.path(), path, hashing)?);
             if out.len() > MAX_FILES {
                 return Err(LoadError::TooManyFiles);
             }
@@ -121,13 +139,20 @@ fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<PackageFile>) -> Resu
     Ok(())
 }
 
-fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
-    let meta = fs::metadata(abs).map_err(io(abs))?;
+/// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
+/// its reads.
+fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, LoadError> {
+    let mut file = fs::File::open(abs).map_err(io(abs))?;
+    let meta = file.metadata().map_err(io(abs))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(LoadError::FileTooLarge { path, bytes: meta.len() });
     }
-    let bytes = fs::read(abs).map_err(io(abs))?;
-    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes).map_err(io(abs))?;
+    Ok(match hashing {
+        Hashing::On => PackageFile::new(path, bytes, unix_mode(&meta)),
+        Hashing::Off => PackageFile { path, bytes, unix_mode: unix_mode(&meta), sha256: String::new() },
+    })
 }
 
 #[cfg(unix)]
@@ -146,13 +171,32 @@ fn folder_name(dir: &Path) -> Option<String> {
     named.or_else(|| dir.canonicalize().ok()?.file_name().map(|n| n.to_string_lossy().into_owned()))
 }
 
+/// `std::path::absolute`, without its component-by-component rebuild when the path is already
+/// absolute and in normal form (the usual case for a library folder).
 fn absolute(dir: &Path) -> PathBuf {
+    if is_normal_absolute(dir) {
+        return dir.to_path_buf();
+    }
     std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
 }
 
+/// True for a Unix path that `std::path::absolute` would return unchanged: starts with a single
+/// `/`, has no empty or `.` component and no trailing `/`.
+fn is_normal_absolute(dir: &Path) -> bool {
+    let Some(text) = dir.to_str() else { return false };
+    cfg!(unix)
+        && text.len() > 1
+        && text.starts_with('/')
+        && !text.ends_with('/')
+        && !text.ends_with("/.")
+        && !text.contains("//")
+        && !text.contains("/./")
+}
+
 /// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
+/// The package is validated and dropped, so its files are not hashed.
 pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
-    match package_from_dir(dir) {
+    match read_package(dir, Hashing::Off) {
         Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }
@@ -169,95 +213,37 @@ fn with_dir(mut v: Validated, dir: &Path) -> Validated {
 /// when present, and checks whether `scripts/` exists — nothing else in the folder. The skill
 /// comes back with an empty `body` and `files`; the findings cover the frontmatter, the config and
 /// the classification only (body, reference and file rules need [`load_dir`]).
+///
+/// Its cost is dominated by the file system: one open and read of SKILL.md, one lookup for
+/// `skill.config.yaml` and one for `scripts/` (both usually absent), with one path buffer for
+/// all three and no hashing (level 1 never stores content, so the files' `sha256` stays empty).
 pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
-    let mut pkg = Package { folder_name: folder_name(dir), files: Vec::new() };
-    let Ok(handle) = index_io::SkillDir::open(dir) else {
+    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 24);
+    path.push(dir);
+    let Some((name, head)) = ["SKILL.md", "skill.md"].into_iter().find_map(|n| {
+        path.push(n);
+        let head = fs::File::open(&path).and_then(read_head).ok();
+        path.pop();
+        head.map(|h| (n, h))
+    }) else {
         return Validated::failed(vec![missing_skill_md(dir)]);
     };
-    let found = ["SKILL.md", "skill.md"].into_iter().find_map(|n| handle.read_head(n).ok().map(|b| (n, b)));
-    let Some((name, head)) = found else {
-        return Validated::failed(vec![missing_skill_md(dir)]);
-    };
-    pkg.files.push(PackageFile::new(name, head, None));
-    if let Ok(bytes) = handle.read_all(CONFIG_FILE) {
-        pkg.files.push(PackageFile::new(CONFIG_FILE, bytes, None));
+    let mut pkg = Package { folder_name: folder_name(dir), files: Vec::with_capacity(2) };
+    pkg.files.push(unhashed(name, head));
+    path.push(CONFIG_FILE);
+    if let Ok(bytes) = fs::read(&path) {
+        pkg.files.push(unhashed(CONFIG_FILE, bytes));
     }
-    let scope = Scope::Index { has_scripts: handle.is_dir("scripts") };
+    path.set_file_name("scripts");
+    let scope = Scope::Index { has_scripts: path.is_dir() };
     static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
-    let mut v = with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir);
-    if let Some(skill) = v.skill.as_mut() {
-        skill.files.clear();
-    }
-    v
+    with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir)
 }
 
-/// File access for the index path. On Unix the skill folder is opened once and its entries are
-/// looked up relative to that handle (`openat`), so the long path is walked once per skill, not
-/// once per file; elsewhere it falls back to plain paths.
-mod index_io {
-    use std::fs::File;
-    use std::io::{self, Read};
-    use std::path::Path;
-
-    /// An open skill folder.
-    pub struct SkillDir {
-        #[cfg(unix)]
-        fd: rustix::fd::OwnedFd,
-        #[cfg(not(unix))]
-        path: std::path::PathBuf,
-    }
-
-    impl SkillDir {
-        #[cfg(unix)]
-        pub fn open(dir: &Path) -> io::Result<Self> {
-            use rustix::fs::{Mode, OFlags};
-            let fd =
-                rustix::fs::open(dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?;
-            Ok(SkillDir { fd })
-        }
-
-        #[cfg(not(unix))]
-        pub fn open(dir: &Path) -> io::Result<Self> {
-            Ok(SkillDir { path: dir.to_path_buf() })
-        }
-
-        #[cfg(unix)]
-        fn file(&self, name: &str) -> io::Result<File> {
-            use rustix::fs::{Mode, OFlags};
-            let fd = rustix::fs::openat(&self.fd, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
-            Ok(File::from(fd))
-        }
-
-        #[cfg(not(unix))]
-        fn file(&self, name: &str) -> io::Result<File> {
-            File::open(self.path.join(name))
-        }
-
-        /// True when `name` is a folder inside the skill.
-        #[cfg(unix)]
-        pub fn is_dir(&self, name: &str) -> bool {
-            rustix::fs::statat(&self.fd, name, rustix::fs::AtFlags::empty())
-                .is_ok_and(|st| rustix::fs::FileType::from_raw_mode(st.st_mode).is_dir())
-        }
-
-        /// True when `name` is a folder inside the skill.
-        #[cfg(not(unix))]
-        pub fn is_dir(&self, name: &str) -> bool {
-            self.path.join(name).is_dir()
-        }
-
-        /// The whole file.
-        pub fn read_all(&self, name: &str) -> io::Result<Vec<u8>> {
-            let mut bytes = Vec::new();
-            self.file(name)?.read_to_end(&mut bytes)?;
-            Ok(bytes)
-        }
-
-        /// The file up to the frontmatter's closing `---` line (or the end).
-        pub fn read_head(&self, name: &str) -> io::Result<Vec<u8>> {
-            super::read_head(self.file(name)?)
-        }
-    }
+/// A file for the level-1 package, which is validated and dropped: nothing is stored, so its
+/// content hash is never needed and not computed.
+fn unhashed(path: &str, bytes: Vec<u8>) -> PackageFile {
+    PackageFile { path: path.to_string(), bytes, unix_mode: None, sha256: String::new() }
 }
 
 fn missing_skill_md(dir: &Path) -> Finding {
@@ -266,12 +252,18 @@ fn missing_skill_md(dir: &Path) -> Finding {
         .hint("add a SKILL.md with `---`, `name:`, `description:`, `---` and the instructions")
 }
 
-/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end).
+/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end). The first
+/// step lands in a stack buffer, so the usual short frontmatter costs one read and one exact-size
+/// allocation.
 fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
-    let mut buf = Vec::with_capacity(4096);
     let mut chunk = [0u8; 4096];
+    let n = read_some(&mut file, &mut chunk)?;
+    if let Some(end) = frontmatter_end(&chunk[..n], 0) {
+        return Ok(chunk[..end].to_vec());
+    }
+    let mut buf = chunk[..n].to_vec();
     loop {
-        let n = file.read(&mut chunk)?;
+        let n = read_some(&mut file, &mut chunk)?;
         if n == 0 {
             return Ok(buf);
         }
@@ -280,6 +272,16 @@ fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
         if let Some(end) = frontmatter_end(&buf, scanned) {
             buf.truncate(end);
             return Ok(buf);
+        }
+    }
+}
+
+/// One `read`, retried when a signal interrupts it.
+fn read_some(file: &mut fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match file.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
         }
     }
 }

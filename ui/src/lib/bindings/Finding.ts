@@ -3,7 +3,7 @@ import type { Severity } from "./Severity";
 
 /**
  * One problem found in a skill or a package. `code` is stable snake_case (see
- * `docs/validation-codes.md`); `file` is relative to the skill root (`SKILL.md`, `references/a.md`)
+ * `docs/finding-codes.md`); `file` is relative to the skill root (`SKILL.md`, `references/a.md`)
  * or the zip entry name; `line`/`column` are 1-based where known.
  */
 export type Finding = { code: string, severity: Severity, file: string, line: number | null, column: number | null, message: string, hint: string | null, };

@@ -8,6 +8,7 @@ use crate::format::Format;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 use skillcase_core::archive;
@@ -85,23 +86,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Validates the folders on all cores, keeping the reports in the order of `dirs`.
+/// Validates the folders on all cores, keeping the reports in the order of `dirs`. Each thread
+/// takes the next folder as it finishes one, so a few large skills do not leave a core idle.
 fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
     let policy = Policy::default();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = dirs.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = dirs
-            .chunks(chunk)
-            .map(|part| {
-                let policy = &policy;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(dirs.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Report)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (policy, next) = (&policy, &next);
                 scope.spawn(move || {
-                    part.iter().map(|d| report(d, validate_path(d, profile, policy))).collect::<Vec<_>>()
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(dir) = dirs.get(i) else { return mine };
+                        mine.push((i, report(dir, validate_path(dir, profile, policy))));
+                    }
                 })
             })
             .collect();
         workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect()
-    })
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// A folder goes through the loader, a package file through the zip inspector.
@@ -114,7 +122,7 @@ fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
         Ok(bytes) => bytes,
         Err(e) => {
             let finding =
-                Finding::error("archive_read_failed", shown, format!("cannot read the package: {e}"))
+                Finding::error(archive::codes::READ_FAILED, shown, format!("cannot read the package: {e}"))
                     .hint("check the path and that the file is readable");
             return Validated::failed(vec![finding]);
         }

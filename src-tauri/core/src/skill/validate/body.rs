@@ -32,7 +32,7 @@ pub(super) fn check(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>)
 }
 
 fn length(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let lines = ctx.fm.body.lines().count();
+    let lines = line_count(&ctx.fm.body);
     let hint = "move detail into references/ and link to it from the body";
     if lines > RECOMMENDED_LINES {
         let msg = format!("the body has {lines} lines; keep it under {RECOMMENDED_LINES}");
@@ -74,14 +74,36 @@ fn reference_shape(path: &str, bytes: &[u8], out: &mut Vec<Finding>) {
     }
 }
 
-/// True when `bytes` holds more than `n` line breaks; counts in blocks so the loop vectorises
-/// and stops early on long files.
+/// What `text.lines().count()` returns, counted with [`newlines`] instead of one search per line.
+fn line_count(text: &str) -> usize {
+    let unterminated = !text.is_empty() && !text.ends_with('\n');
+    newlines(text.as_bytes()) + usize::from(unterminated)
+}
+
+/// True when `bytes` holds more than `n` line breaks; counts in blocks so it stops early on long
+/// files.
 fn has_more_lines_than(bytes: &[u8], n: usize) -> bool {
     let mut seen = 0;
     bytes.chunks(4096).any(|block| {
-        seen += block.iter().filter(|&&b| b == b'\n').count();
+        seen += newlines(block);
         seen > n
     })
+}
+
+/// The number of `\n` bytes, eight at a time (a SWAR count: each zero byte of `word ^ 0x0a..0a`
+/// is one newline).
+fn newlines(bytes: &[u8]) -> usize {
+    const NL: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let mut count = 0;
+    for word in &mut words {
+        let x = u64::from_ne_bytes(word.try_into().expect("chunks_exact(8) yields 8 bytes")) ^ NL;
+        // High bit of each byte set exactly when that byte of x is zero (no carries across bytes).
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        count += zero.count_ones() as usize;
+    }
+    count + words.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 /// The first lines of a file as text (only the head is searched for a table of contents).
@@ -100,12 +122,18 @@ fn has_toc(text: &str) -> bool {
     let head: Vec<&str> = text.lines().take(TOC_HEAD_LINES).collect();
     let named = head.iter().any(|l| {
         let l = l.trim_start_matches(['#', ' ', '*']);
-        let l: String = l.chars().take(20).flat_map(char::to_lowercase).collect();
         ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"]
             .iter()
-            .any(|w| l.starts_with(w))
+            .any(|w| starts_with_lowercased(l, w))
     });
     named || head.iter().filter(|l| l.contains("](#")).count() >= 3
+}
+
+/// True when the first 20 characters of `line`, lowercased, start with `word` (itself lowercase);
+/// compared lazily, so most lines are rejected at their first character without allocating.
+fn starts_with_lowercased(line: &str, word: &str) -> bool {
+    let mut lowered = line.chars().take(20).flat_map(char::to_lowercase);
+    word.chars().all(|w| lowered.next() == Some(w))
 }
 
 fn required_references(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {
@@ -131,15 +159,9 @@ fn missing_reference(ctx: &Ctx<'_>, path: &str) -> Finding {
 
 /// Where the path is written: in skill.config.yaml when that declares `references`, else SKILL.md.
 fn reference_position(ctx: &Ctx<'_>, path: &str) -> (&'static str, Option<(u32, u32)>) {
-    let config_entries = ctx
-        .pkg
-        .file(CONFIG_FILE)
-        .and_then(|f| std::str::from_utf8(&f.bytes).ok())
-        .and_then(|t| crate::skill::config::parse_config_file(t, &mut Vec::new()).ok());
-    if let Some(entries) = config_entries {
-        if let Some((_, node)) = entries.iter().find(|(k, _)| k.name == "references") {
-            return (CONFIG_FILE, find_scalar(node, path));
-        }
+    let in_config = ctx.config_entries.and_then(|e| e.iter().find(|(k, _)| k.name == "references"));
+    if let Some((_, node)) = in_config {
+        return (CONFIG_FILE, find_scalar(node, path));
     }
     (ctx.file, ctx.fm.get("references").and_then(|n| find_scalar(n, path)))
 }
@@ -234,9 +256,29 @@ mod tests {
     }
 
     #[test]
+    fn line_count_agrees_with_str_lines() {
+        let texts =
+            ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n\n", "ünï\ncödé\n😀", &"x\n".repeat(77)];
+        for text in texts {
+            assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn newlines_are_counted_across_word_boundaries() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| if i % 7 == 0 { b'\n' } else { (i % 251) as u8 }).collect();
+        for len in [0, 1, 7, 8, 9, 63, 64, 65, 999, 1000] {
+            let slice = &bytes[..len];
+            assert_eq!(newlines(slice), slice.iter().filter(|&&b| b == b'\n').count(), "len {len}");
+        }
+    }
+
+    #[test]
     fn a_contents_heading_or_anchor_list_counts_as_a_toc() {
         assert!(has_toc("# Guide\n\n## Contents\n- a\n"));
         assert!(has_toc("- [A](#a)\n- [B](#b)\n- [C](#c)\n"));
         assert!(!has_toc("# Guide\nplain text\n"));
+        assert!(has_toc("**SUMÁRIO**\n") && has_toc("## Table Of Contents\n") && has_toc("Índice\n"));
+        assert!(!has_toc("## Content\n") && !has_toc("The table of contents is below\n"));
     }
 }

@@ -1,6 +1,7 @@
 //! Every finding code the validator and the folder loader can emit, in the order of
-//! `docs/validation-codes.md`. A test keeps the two in step, and the corpus and conformance tests
-//! check that nothing outside this list is ever emitted.
+//! `docs/finding-codes.md` (which also lists the zip inspector's codes, `archive::codes::ALL_CODES`).
+//! `tests/finding_codes.rs` keeps the table and both lists in step, and the corpus and conformance
+//! tests check that nothing outside this list is ever emitted.
 
 /// All validation finding codes (stable snake_case).
 pub const ALL_CODES: &[&str] = &[
@@ -70,37 +71,3 @@ pub const ALL_CODES: &[&str] = &[
     "reference_nested",
     "reference_without_toc",
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::ALL_CODES;
-
-    const DOC: &str = include_str!("../../../../../docs/validation-codes.md");
-
-    #[test]
-    fn every_code_has_a_row_in_the_codes_table() {
-        let missing: Vec<&str> =
-            ALL_CODES.iter().copied().filter(|c| !DOC.contains(&format!("| `{c}` |"))).collect();
-        assert!(missing.is_empty(), "codes without a row in docs/validation-codes.md: {missing:?}");
-    }
-
-    #[test]
-    fn every_row_in_the_codes_table_is_a_code() {
-        let rows: Vec<&str> = DOC
-            .lines()
-            .filter_map(|l| l.strip_prefix("| `")?.split_once("` |").map(|(c, _)| c))
-            .filter(|c| !c.contains(' '))
-            .collect();
-        let stale: Vec<&&str> = rows.iter().filter(|c| !ALL_CODES.contains(c)).collect();
-        assert!(stale.is_empty(), "rows for codes the validator never emits: {stale:?}");
-    }
-
-    #[test]
-    fn codes_are_unique_snake_case() {
-        let mut seen = std::collections::HashSet::new();
-        for c in ALL_CODES {
-            assert!(c.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'), "{c}");
-            assert!(seen.insert(c), "duplicate {c}");
-        }
-    }
-}

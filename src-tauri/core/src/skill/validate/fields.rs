@@ -253,7 +253,7 @@ fn name_findings(name: &str, ctx: &Ctx<'_>) -> Vec<Finding> {
             "shorten the name (and rename the folder to match)",
         );
     }
-    if name != name.to_lowercase() {
+    if !is_lowercase(name) {
         err(
             "name_uppercase",
             format!("the name `{name}` must be lowercase"),
@@ -321,6 +321,15 @@ fn profile_name_findings(name: &str, ctx: &Ctx<'_>) -> Vec<Finding> {
         _ => {}
     }
     out
+}
+
+/// True when lowercasing leaves the name unchanged (checked without allocating for ASCII).
+fn is_lowercase(name: &str) -> bool {
+    if name.is_ascii() {
+        !name.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        name == name.to_lowercase()
+    }
 }
 
 /// `<tag>`, `</tag>`, `<tag attr>` or `<tag/>`: an angle bracket followed by a letter or `/`.

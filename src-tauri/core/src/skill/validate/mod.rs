@@ -105,15 +105,17 @@ pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: 
     let Some((file, text)) = skill_md(pkg, &mut findings) else {
         return Validated::failed(findings);
     };
-    let fm = match frontmatter::parse(&text) {
+    let fm = match frontmatter::parse(text) {
         Ok(fm) => fm,
         Err(fatal) => {
             findings.extend(rename(fatal, file));
             return Validated::failed(sorted(findings));
         }
     };
-    let ctx = Ctx { pkg, profile, policy, fm: &fm, file, scope };
-    let skill = ctx.check(&mut findings);
+    let mut config_findings = Vec::new();
+    let config_entries = config_entries(pkg, &mut config_findings);
+    let ctx = Ctx { pkg, profile, policy, fm: &fm, file, scope, config_entries: config_entries.as_deref() };
+    let skill = ctx.check(config_findings, &mut findings);
     Validated { skill: Some(skill), findings: sorted(findings) }
 }
 
@@ -126,15 +128,17 @@ struct Ctx<'a> {
     /// `SKILL.md`, or `skill.md` when only the lowercase name exists.
     file: &'static str,
     scope: Scope,
+    /// `skill.config.yaml`'s top-level entries, parsed once (`None` when absent or unreadable).
+    config_entries: Option<&'a [(Key, Node)]>,
 }
 
 impl Ctx<'_> {
-    fn check(&self, out: &mut Vec<Finding>) -> Skill {
+    fn check(&self, config_findings: Vec<Finding>, out: &mut Vec<Finding>) -> Skill {
         out.extend(rename(self.fm.findings.clone(), self.file));
         self.encoding(out);
         let std_fields = fields::check(self, out);
         fields::check_keys(self, out);
-        let config = self.config(out);
+        let config = self.config(config_findings, out);
         let has_scripts = match self.scope {
             Scope::Full => self.pkg.files.iter().any(|f| f.path.starts_with("scripts/")),
             Scope::Index { has_scripts } => has_scripts,
@@ -159,7 +163,10 @@ impl Ctx<'_> {
             body: self.fm.body.clone(),
             config,
             skill_type,
-            files: self.manifest(),
+            files: match self.scope {
+                Scope::Full => self.manifest(),
+                Scope::Index { .. } => Vec::new(),
+            },
         }
     }
 
@@ -182,11 +189,9 @@ impl Ctx<'_> {
     }
 
     /// The A3 config: read in every profile (the skill needs it), reported only in `skillcase`.
-    fn config(&self, out: &mut Vec<Finding>) -> SkillConfig {
-        let mut found = Vec::new();
-        let entries = self.config_entries(&mut found);
+    fn config(&self, found: Vec<Finding>, out: &mut Vec<Finding>) -> SkillConfig {
         let fm = Source { file: self.file, entries: &self.fm.entries };
-        let cfg_src = entries.as_deref().map(|e| Source { file: CONFIG_FILE, entries: e });
+        let cfg_src = self.config_entries.map(|e| Source { file: CONFIG_FILE, entries: e });
         let (cfg, more) = config::extract(fm, cfg_src);
         if self.profile == Profile::Skillcase {
             out.extend(found);
@@ -195,30 +200,11 @@ impl Ctx<'_> {
         cfg
     }
 
-    fn config_entries(&self, out: &mut Vec<Finding>) -> Option<Vec<(Key, Node)>> {
-        let file = self.pkg.file(CONFIG_FILE)?;
-        let Ok(text) = std::str::from_utf8(&file.bytes) else {
-            out.push(not_utf8(CONFIG_FILE));
-            return None;
-        };
-        match config::parse_config_file(text, out) {
-            Ok(entries) => Some(entries),
-            Err(f) => {
-                out.push(f);
-                None
-            }
-        }
-    }
-
     fn type_location(&self) -> Option<classify::TypeLocation<'static>> {
-        let in_config =
-            self.pkg.file(CONFIG_FILE).and_then(|f| std::str::from_utf8(&f.bytes).ok()).and_then(|t| {
-                let entries = config::parse_config_file(t, &mut Vec::new()).ok()?;
-                entries
-                    .into_iter()
-                    .find(|(k, _)| k.name == "type")
-                    .map(|(k, _)| (CONFIG_FILE, k.line, k.column))
-            });
+        let in_config = self
+            .config_entries
+            .and_then(|entries| entries.iter().find(|(k, _)| k.name == "type"))
+            .map(|(k, _)| (CONFIG_FILE, k.line, k.column));
         in_config.or_else(|| self.fm.key("type").map(|k| (self.file, k.line, k.column)))
     }
 
@@ -236,8 +222,25 @@ impl Ctx<'_> {
     }
 }
 
+/// `skill.config.yaml`'s top-level entries when the package has one that parses; its problems go
+/// to `out`.
+fn config_entries(pkg: &Package, out: &mut Vec<Finding>) -> Option<Vec<(Key, Node)>> {
+    let file = pkg.file(CONFIG_FILE)?;
+    let Ok(text) = std::str::from_utf8(&file.bytes) else {
+        out.push(not_utf8(CONFIG_FILE));
+        return None;
+    };
+    match config::parse_config_file(text, out) {
+        Ok(entries) => Some(entries),
+        Err(f) => {
+            out.push(f);
+            None
+        }
+    }
+}
+
 /// SKILL.md's name and text, or the finding that explains why there is none.
-fn skill_md(pkg: &Package, out: &mut Vec<Finding>) -> Option<(&'static str, String)> {
+fn skill_md<'p>(pkg: &'p Package, out: &mut Vec<Finding>) -> Option<(&'static str, &'p str)> {
     let (file, entry) = match (pkg.file("SKILL.md"), pkg.file("skill.md")) {
         (Some(f), _) => ("SKILL.md", f),
         (None, Some(f)) => {
@@ -255,7 +258,7 @@ fn skill_md(pkg: &Package, out: &mut Vec<Finding>) -> Option<(&'static str, Stri
             return None;
         }
     };
-    match String::from_utf8(entry.bytes.clone()) {
+    match std::str::from_utf8(&entry.bytes) {
         Ok(text) => Some((file, text)),
         Err(_) => {
             out.push(not_utf8(file));

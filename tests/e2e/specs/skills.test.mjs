@@ -116,7 +116,7 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
       [...document.querySelectorAll('[data-state="imported"] tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent.trim())),
     );
     assert.deepEqual(files.map((f) => [f[0], f[1]]), [
-      ["SKILL.md", "skill_md"],
+      ["SKILL.md", "SKILL.md"],
       ["references/devolucao.md", "reference"],
       ["references/faq.md", "reference"],
       ["references/tabela.md", "reference"],

@@ -43,7 +43,7 @@ describe("import report", () => {
     expect(ok.textContent).toContain("imported frete, version 7");
     const rows = [...ok.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
     expect(rows).toEqual([
-      ["SKILL.md", "skill_md", "1.2 KB", "9f86d081884c"],
+      ["SKILL.md", "SKILL.md", "1.2 KB", "9f86d081884c"],
       ["references/tabela.md", "reference", "380 B", "60303ae22b99"],
     ]);
   });

@@ -1,6 +1,7 @@
 // The import report and the validation panel both show findings grouped by file, errors first,
 // so the first thing a reader sees is what blocks the skill.
 import type { ErrorBody } from "../bindings/ErrorBody";
+import type { FileKind } from "../bindings/FileKind";
 import type { Finding } from "../bindings/Finding";
 
 export type FindingGroup = {
@@ -89,7 +90,7 @@ export function formatBytes(bytes: number, locale = "en"): string {
 }
 
 /** A file of an imported version, as the report lists it. */
-export type ReportFile = { path: string; size: number; kind: string; short_hash: string };
+export type ReportFile = { path: string; size: number; kind: FileKind; short_hash: string };
 
 /** One dropped or chosen file's import, while it runs and after. */
 export type ImportOutcome =

@@ -66,6 +66,12 @@ export const skills = {
   "skills.drop.hint": "Skill packages (.zip, .skill) or skill folders",
   "skills.drop.count": "{count} item(s) to import",
 
+  "skills.kind.skill_md": "SKILL.md",
+  "skills.kind.reference": "reference",
+  "skills.kind.asset": "asset",
+  "skills.kind.template": "template",
+  "skills.kind.script": "script",
+  "skills.kind.config": "config",
   "skills.files.path": "File",
   "skills.files.kind": "Kind",
   "skills.files.size": "Size",

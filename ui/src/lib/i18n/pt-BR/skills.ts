@@ -68,6 +68,12 @@ export const skills: Record<keyof typeof en, string> = {
   "skills.drop.hint": "Pacotes de skills (.zip, .skill) ou pastas de skills",
   "skills.drop.count": "{count} item(ns) para importar",
 
+  "skills.kind.skill_md": "SKILL.md",
+  "skills.kind.reference": "referência",
+  "skills.kind.asset": "recurso",
+  "skills.kind.template": "modelo",
+  "skills.kind.script": "script",
+  "skills.kind.config": "configuração",
   "skills.files.path": "Arquivo",
   "skills.files.kind": "Tipo",
   "skills.files.size": "Tamanho",

@@ -117,6 +117,8 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     );
     assert.deepEqual(files.map((f) => [f[0], f[1]]), [
       ["SKILL.md", "SKILL.md"],
+      ["assets/manual.pdf", "asset"],
+      ["assets/selo.svg", "asset"],
       ["references/devolucao.md", "reference"],
       ["references/faq.md", "reference"],
       ["references/tabela.md", "reference"],
@@ -188,7 +190,10 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     const required = await waitForText(browser, '[data-block="required"]', (t) => t.length > 0, "level 2 required block");
     assert.equal(required, "<skill_required_references> Read every document below with read_skill_file before you act. - references/tabela.md </skill_required_references>");
     const optional = await textOf(browser, '[data-block="optional"]');
-    assert.equal(optional, "<skill_optional_references> Read these with read_skill_file only when the task needs them. - references/devolucao.md - references/faq.md </skill_optional_references>");
+    assert.equal(
+      optional,
+      "<skill_optional_references> Read these with read_skill_file only when the task needs them. - assets/manual.pdf - assets/selo.svg - references/devolucao.md - references/faq.md </skill_optional_references>",
+    );
     await screenshot(browser, "skills-level2-light-en");
 
     await fill(browser, '[data-testid="task-input"]', "cliente quer devolução");
@@ -205,6 +210,15 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await click(browser, '[data-testid="file-tree"] [data-path="references/tabela.md"]');
     await waitForText(browser, '[data-testid="file-text"]', (t) => t === "# Tabela SP: 1 dia útil.", "level 3 text of the file");
     await screenshot(browser, "skills-level3-light-en");
+    await click(browser, '[data-testid="file-tree"] [data-path="assets/selo.svg"]');
+    await browser.waitUntil(() => browser.execute(() => document.querySelector('[data-testid="file-pane"] img')?.src.startsWith("data:image/svg+xml;base64,")), {
+      timeout: 30_000,
+      timeoutMsg: "the image is previewed",
+    });
+    await screenshot(browser, "skills-level3-image-light-en");
+    await click(browser, '[data-testid="file-tree"] [data-path="assets/manual.pdf"]');
+    const binary = await waitForText(browser, '[data-testid="binary-file"]', (t) => t.length > 0, "a binary file shows type and size");
+    assert.match(binary, /^pdf · \d+ B/);
   });
 
   it("tries a message and shows which skill fires and what the agent receives next", async () => {

@@ -31,7 +31,7 @@ export function writeZip(path, entries) {
   return path;
 }
 
-/** A valid skill package: a hard keyword, one required and one optional reference, a route. */
+/** A valid skill package: a hard keyword, required and optional references, a route, an image and a PDF. */
 export function skillPackage(name, { keyword, description }) {
   return {
     [`${name}/SKILL.md`]: `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nAnswer with the table in the required reference.\n`,
@@ -52,6 +52,8 @@ export function skillPackage(name, { keyword, description }) {
     [`${name}/references/tabela.md`]: "# Tabela\n\nSP: 1 dia útil.\n",
     [`${name}/references/faq.md`]: "# FAQ\n\nPerguntas frequentes.\n",
     [`${name}/references/devolucao.md`]: "# Devolução\n\nDevolução em 7 dias.\n",
+    [`${name}/assets/selo.svg`]: '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#1f7a8c"/></svg>\n',
+    [`${name}/assets/manual.pdf`]: "%PDF-1.4\n% a tiny stand-in, never opened\n",
   };
 }
 

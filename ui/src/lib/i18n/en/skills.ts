@@ -80,6 +80,7 @@ export const skills = {
   "skills.files.pick": "Choose a file to see it.",
   "skills.files.binary": "{mime} · {size} — not text, so the agent cannot read it as a document.",
   "skills.files.notLevel3": "Not offered at level 3 ({message}); shown here from the skill folder.",
+  "skills.files.image": "{mime} · {size}",
   "skills.files.binaryType": "binary file",
 
   "skills.findings.error": "error",

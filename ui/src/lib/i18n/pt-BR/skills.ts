@@ -82,6 +82,7 @@ export const skills: Record<keyof typeof en, string> = {
   "skills.files.pick": "Escolha um arquivo para vê-lo.",
   "skills.files.binary": "{mime} · {size} — não é texto, então o agente não o lê como documento.",
   "skills.files.notLevel3": "Não é oferecido no nível 3 ({message}); mostrado aqui a partir da pasta da skill.",
+  "skills.files.image": "{mime} · {size}",
   "skills.files.binaryType": "arquivo binário",
 
   "skills.findings.error": "erro",

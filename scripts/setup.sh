@@ -6,7 +6,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TAURI_DRIVER_VERSION="2.1.0"
 DEBIAN_PACKAGES=(
   libwebkit2gtk-4.1-dev build-essential curl libssl-dev librsvg2-dev libayatana-appindicator3-dev
-  libxdo-dev webkit2gtk-driver xvfb
+  libxdo-dev webkit2gtk-driver xvfb locales
 )
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
@@ -27,6 +27,23 @@ install_debian_packages() {
     step "Installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+  generate_locales
+}
+
+# The window speaks the system language (WebKit reads it from the locale), so the e2e suite can
+# run it in English and Brazilian Portuguese only when both locales exist.
+generate_locales() {
+  local wanted=(en_US pt_BR) missing=()
+  for name in "${wanted[@]}"; do
+    locale -a 2>/dev/null | grep -qi "^$name\.utf-\?8$" || missing+=("$name")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    step "Generating locales: ${missing[*]}"
+    for name in "${missing[@]}"; do
+      as_root sed -i "s/^# *$name.UTF-8 UTF-8/$name.UTF-8 UTF-8/" /etc/locale.gen
+    done
+    as_root locale-gen >/dev/null
   fi
 }
 

@@ -6,6 +6,7 @@
 mod commands;
 mod error;
 mod events;
+mod notify;
 mod state;
 
 use state::AppState;
@@ -21,8 +22,11 @@ pub fn run() {
         }
     };
     let app = tauri::Builder::default()
+        .plugin(tauri_plugin_notification::init())
         .setup(|app| {
-            events::forward(&app.state::<AppState>().events, app.handle().clone());
+            let bus = &app.state::<AppState>().events;
+            events::forward(bus, app.handle().clone());
+            notify::notify_new_cases(bus, app.handle().clone());
             Ok(())
         })
         .plugin(tauri_plugin_dialog::init())
@@ -51,6 +55,13 @@ pub fn run() {
             commands::catalog::catalog_list,
             commands::catalog::catalog_install,
             commands::catalog::catalog_remove_override,
+            commands::cases::cases_list,
+            commands::cases::cases_counts,
+            commands::cases::case_get,
+            commands::cases::case_mark_read,
+            commands::cases::case_reply,
+            commands::cases::delivery_retry,
+            commands::cases::outbox_status,
             commands::dialog::pick_folder,
             commands::settings::settings_get,
             commands::settings::settings_set_skills_dir,

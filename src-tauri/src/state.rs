@@ -210,3 +210,11 @@ async fn stop(service: Option<Service>) {
         }
     }
 }
+
+/// Who answers from this desktop, recorded on each reply: the system user, or "support".
+pub fn person_name() -> String {
+    ["USER", "USERNAME"]
+        .iter()
+        .find_map(|key| std::env::var(key).ok().filter(|v| !v.trim().is_empty()))
+        .unwrap_or_else(|| "support".to_string())
+}

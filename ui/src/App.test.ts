@@ -4,6 +4,19 @@ import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
 vi.mock("$lib/backend", () => ({
+  caseCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
+  listCases: vi.fn(async () => ({
+    items: [],
+    total: 0,
+    offset: 0,
+    limit: 100,
+    counts: { waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 },
+  })),
+  outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
+  getCase: vi.fn(),
+  onCaseOpened: vi.fn(async () => () => {}),
+  onCaseChanged: vi.fn(async () => () => {}),
+  onEventsLagged: vi.fn(async () => () => {}),
   appInfo: vi.fn(async () => ({
     version: "0.1.0",
     skills_dir: "/repo/skills-examples",
@@ -26,7 +39,7 @@ describe("the shell", () => {
   it("lists the four areas in the sidebar", () => {
     render(App);
     const nav = screen.getByRole("navigation");
-    const labels = within(nav).getAllByRole("button").map((b) => b.textContent?.trim());
+    const labels = within(nav).getAllByRole("button").map((b) => b.textContent?.trim().replace(/\d+$/, ""));
     expect(labels).toEqual(["Skills", "Catalog", "Cases", "Settings"]);
   });
 
@@ -36,11 +49,17 @@ describe("the shell", () => {
     expect(screen.getByRole("button", { name: "Skills" }).getAttribute("aria-current")).toBe("page");
   });
 
-  it("switches screens when a navigation item is clicked and says the screen is not built yet", async () => {
+  it("switches screens when a navigation item is clicked", async () => {
     render(App);
-    await fireEvent.click(screen.getByRole("button", { name: "Cases" }));
+    await fireEvent.click(screen.getByRole("button", { name: /^Catalog/ }));
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Catalog");
+    await fireEvent.click(screen.getByRole("button", { name: /^Cases/ }));
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Cases");
-    expect(screen.getByTestId("pending").textContent).toBe("Cases arrive here once the inbox is built.");
+  });
+
+  it("badges the Cases item with the unread cases waiting on the person", async () => {
+    render(App);
+    await vi.waitFor(() => expect(screen.getByTestId("cases-badge").textContent).toBe("2"));
   });
 
   it("shows the version and directories reported by the backend in the status line", async () => {
@@ -55,7 +74,7 @@ describe("the shell", () => {
   it("speaks Brazilian Portuguese when the locale is pt-BR", () => {
     setLocale("pt-BR");
     render(App);
-    expect(screen.getByRole("button", { name: "Casos" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /^Casos/ })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Configurações" })).toBeTruthy();
   });
 });

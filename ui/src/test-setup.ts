@@ -4,11 +4,9 @@ import { cleanup } from "@testing-library/svelte";
 
 afterEach(() => cleanup());
 
-// jsdom lays nothing out, so it has no ResizeObserver; `bind:clientHeight` needs one to exist.
-if (typeof globalThis.ResizeObserver === "undefined") {
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-}
+// jsdom has no layout, so no ResizeObserver; Svelte's `bind:clientHeight` needs one to exist.
+globalThis.ResizeObserver ??= class {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+};

@@ -90,9 +90,10 @@ impl Service {
         };
         let skills = Arc::clone(&library);
         let (stop_worker, stopped) = tokio::sync::oneshot::channel::<()>();
-        let worker = DeliveryWorker::spawn(db_path, WorkerOptions::default(), async {
-            let _ = stopped.await;
-        })?;
+        let worker =
+            DeliveryWorker::spawn(db_path, WorkerOptions::default(), options.events.clone(), async {
+                let _ = stopped.await;
+            })?;
         let config = ApiConfig { port: options.port, ..ApiConfig::default() };
         let state = ApiState { db, tokens, skills, events: options.events };
         let server = serve(config, state).await?;

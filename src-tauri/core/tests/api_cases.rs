@@ -275,3 +275,30 @@ async fn real_answers_and_requests_conform_to_the_documented_schemas() {
     assert!(!timeline["deliveries"].as_array().unwrap().is_empty(), "the person's reply queued a delivery");
     conforms(&doc, &schema("CaseWithTimeline"), &timeline, "timeline").unwrap();
 }
+
+#[tokio::test]
+async fn opening_announces_the_new_case_once_and_agent_changes_announce_a_change() {
+    use skillcase_core::events::DomainEvent;
+    let live = Live::start().await;
+    let mut heard = live.state.events.subscribe();
+    let id = open(&live, "conv-events").await;
+    assert_eq!(heard.try_recv().unwrap(), DomainEvent::CaseOpened { id: id.clone() });
+    let again = live.request("POST", "/v1/cases").json(&refund("conv-events")).send().await;
+    assert_eq!(again.status, 200);
+    assert!(heard.try_recv().is_err(), "reopening an open case announces nothing");
+    person_asks_the_lead(&live, &id);
+    let update = live
+        .request("POST", &format!("/v1/cases/{id}/updates"))
+        .json(&json!({ "info": "Order 5521" }))
+        .send()
+        .await;
+    assert_eq!(update.status, 200);
+    assert_eq!(heard.try_recv().unwrap(), DomainEvent::CaseChanged { id: id.clone() });
+    let cancel = live
+        .request("POST", &format!("/v1/cases/{id}/events"))
+        .json(&json!({ "type": "cancel", "reason": "The lead gave up." }))
+        .send()
+        .await;
+    assert_eq!(cancel.status, 200);
+    assert_eq!(heard.try_recv().unwrap(), DomainEvent::CaseChanged { id });
+}

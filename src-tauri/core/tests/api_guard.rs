@@ -81,3 +81,14 @@ async fn requests_and_verdicts_conform_to_the_documented_schemas() {
     let auto = before_send(&live, "conv-6", "t1", PROMISE).await;
     conforms(&doc, &schema("Verdict"), &auto, "autofallback").unwrap();
 }
+
+#[tokio::test]
+async fn the_case_the_guardrail_opens_is_announced_like_any_new_case() {
+    let live = Live::start().await;
+    let mut heard = live.state.events.subscribe();
+    before_send(&live, "conv-9", "t1", PROMISE).await;
+    assert!(heard.try_recv().is_err(), "a veto opens nothing");
+    let verdict = before_send(&live, "conv-9", "t1", PROMISE).await;
+    let id = verdict["auto_opened_case"]["id"].as_str().unwrap().to_string();
+    assert_eq!(heard.try_recv().unwrap(), skillcase_core::events::DomainEvent::CaseOpened { id });
+}

@@ -14,6 +14,7 @@ use skillcase_core::cases::outbox::{outbox_status, retry, Backoff, EndpointHealt
 use skillcase_core::cases::store::{get_case, get_delivery};
 use skillcase_core::cases::transition::{open_case, reply};
 use skillcase_core::error::Coded;
+use skillcase_core::events::EventBus;
 use support::fake_endpoint::{Answer, FakeEndpoint};
 use support::{new_db, refund_case};
 use tokio::sync::oneshot;
@@ -44,7 +45,7 @@ fn configure(path: &Path, url: &str, timeout_secs: u32, max_attempts: u32) {
 
 fn start(path: &Path, options: WorkerOptions) -> (DeliveryWorker, oneshot::Sender<()>) {
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = DeliveryWorker::spawn(path.to_path_buf(), options, async {
+    let worker = DeliveryWorker::spawn(path.to_path_buf(), options, EventBus::new(), async {
         let _ = stopped.await;
     })
     .unwrap();
@@ -408,4 +409,24 @@ async fn test_endpoint_sends_a_signed_ping_and_reports_the_answer() {
     let down = test_endpoint(&settings).await.unwrap();
     assert_eq!((down.ok, down.status), (false, None));
     assert!(down.error.as_deref().unwrap().starts_with("cannot connect"), "{down:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_settled_attempt_announces_that_its_case_changed() {
+    let (_dir, path, _conn) = new_db();
+    let endpoint = FakeEndpoint::start(SECRET).await;
+    configure(&path, &endpoint.url(), 10, 5);
+    let events = EventBus::new();
+    let mut heard = events.subscribe();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let worker = DeliveryWorker::spawn(path.to_path_buf(), fast(), events.clone(), async {
+        let _ = stopped.await;
+    })
+    .unwrap();
+    let sent = answered(&path, "conv-1", HumanAction::Resolved);
+    worker.wake();
+    let event = tokio::time::timeout(Duration::from_secs(5), heard.recv()).await.unwrap().unwrap();
+    assert_eq!(event, skillcase_core::events::DomainEvent::CaseChanged { id: sent.case_id });
+    let _ = stop.send(());
+    worker.join().await;
 }

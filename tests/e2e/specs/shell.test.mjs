@@ -9,7 +9,7 @@ import { launchApp, screenshot, textOf, waitForText } from "../support/harness.m
 const SCREENS = [
   { id: "skills", title: "Skills", built: true },
   { id: "catalog", title: "Catalog", built: true },
-  { id: "cases", title: "Cases" },
+  { id: "cases", title: "Cases", built: true },
   { id: "settings", title: "Settings", built: true },
 ];
 

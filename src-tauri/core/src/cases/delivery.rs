@@ -23,6 +23,7 @@ use super::endpoint::{get_endpoint, EndpointSettings};
 use super::error::CasesError;
 use super::outbox::{self, Attempt, Backoff, Claimed};
 use super::signature;
+use crate::events::{DomainEvent, EventBus};
 
 /// Most characters of an endpoint's error answer kept in `last_error`.
 const ERROR_BODY_CHARS: usize = 300;
@@ -71,11 +72,13 @@ pub struct DeliveryWorker {
 impl DeliveryWorker {
     /// Opens its own connection to the database at `db_path` (applying migrations) and starts
     /// the worker on the current tokio runtime. It reads the endpoint settings from the database
-    /// before every attempt, so saving Settings takes effect without a restart. When `shutdown`
-    /// completes the worker gives back any claim it holds and stops.
+    /// before every attempt, so saving Settings takes effect without a restart, and announces
+    /// each settled attempt on `events` (`CaseChanged`), so the case on screen shows it. When
+    /// `shutdown` completes the worker gives back any claim it holds and stops.
     pub fn spawn(
         db_path: PathBuf,
         options: WorkerOptions,
+        events: EventBus,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<DeliveryWorker, CasesError> {
         let conn = crate::db::open(&db_path)?;
@@ -86,6 +89,7 @@ impl DeliveryWorker {
             client,
             options,
             waker: waker.clone(),
+            events,
             in_flight: Mutex::new(None),
         };
         let task = tokio::spawn(worker.run(shutdown));
@@ -254,6 +258,7 @@ struct Worker {
     client: reqwest::Client,
     options: WorkerOptions,
     waker: DeliveryWaker,
+    events: EventBus,
     /// The delivery claimed and not yet settled, given back if shutdown interrupts it.
     in_flight: Mutex<Option<String>>,
 }
@@ -299,6 +304,7 @@ impl Worker {
             let (id, backoff, max) = (claimed.id.clone(), self.options.backoff, endpoint.max_attempts);
             self.with_db(move |c| outbox::record_attempt(c, &id, &attempt, max, &backoff)).await?;
             self.set_in_flight(None);
+            self.events.publish(DomainEvent::CaseChanged { id: claimed.case_id });
         }
     }
 

@@ -11,6 +11,7 @@ use super::model::{
     Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryState, EventKind,
     HumanAction, Lead,
 };
+use super::reads::{unread_waiting_on_you, UNREAD_SQL};
 
 /// A case as the detail screen and `GET /v1/cases/{id}` show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -55,7 +56,7 @@ impl CaseTab {
     }
 }
 
-/// Which cases an inbox page shows. Tab and status narrow together; `search` matches the
+/// Which cases an inbox page shows. Tab, status and dates narrow together; `search` matches the
 /// number (`1042` or `#1042`), title, summary, conversation id and the lead's name and contact.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -69,6 +70,14 @@ pub struct CaseFilter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub search: Option<String>,
+    /// Only cases opened on or after this day (`YYYY-MM-DD`, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub opened_from: Option<String>,
+    /// Only cases opened on or before this day (`YYYY-MM-DD`, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub opened_to: Option<String>,
     #[serde(default)]
     pub offset: u32,
     /// At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
@@ -88,14 +97,18 @@ pub struct TabCounts {
     pub waiting_on_you: i64,
     pub waiting_on_customer: i64,
     pub closed: i64,
+    /// Cases waiting on the person that they have not opened yet (the navigation badge).
+    pub unread: i64,
 }
 
-/// One inbox row: the case and the state of its latest delivery (for the badge).
+/// One inbox row: the case, the state of its latest delivery (for the problem marker) and
+/// whether the person has opened it since it last came to them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct CaseListItem {
     pub case: Case,
     pub latest_delivery: Option<DeliveryState>,
+    pub unread: bool,
 }
 
 /// One page of the inbox. Open cases come longest-waiting first; closed ones most recently
@@ -190,7 +203,7 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         0 => DEFAULT_PAGE,
         n => n.min(MAX_PAGE),
     };
-    let (where_sql, args) = filter_sql(filter);
+    let (where_sql, args) = filter_sql(filter)?;
     let total: i64 = conn.query_row(
         &format!("SELECT count(*) FROM cases {where_sql}"),
         rusqlite::params_from_iter(&args),
@@ -200,23 +213,26 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         Some(tab) => tab.order(),
         None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC",
     };
+    // The page's rows are picked from the index alone (a deep offset skips index entries, not
+    // whole rows), then only those rows are read with their latest delivery.
     let sql = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
-         ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1) FROM cases {where_sql} ORDER BY {order} \
-         LIMIT {limit} OFFSET {}",
+         ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1), {UNREAD_SQL} FROM cases \
+         WHERE rowid IN (SELECT rowid FROM cases {where_sql} ORDER BY {order} LIMIT {limit} OFFSET {}) \
+         ORDER BY {order}",
         filter.offset
     );
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt.query_map(rusqlite::params_from_iter(&args), |row| {
         let latest: Option<String> = row.get(18)?;
-        Ok((case_from_row(row)?, latest))
+        Ok((case_from_row(row)?, latest, row.get::<_, bool>(19)?))
     })?;
     let mut items = Vec::new();
     for row in rows {
-        let (case, latest) = row?;
+        let (case, latest, unread) = row?;
         let latest_delivery =
             latest.map(|s| parse_enum("delivery state", &s, DeliveryState::parse)).transpose()?;
-        items.push(CaseListItem { case: case?, latest_delivery });
+        items.push(CaseListItem { case: case?, latest_delivery, unread });
     }
     Ok(CasePage { items, total, offset: filter.offset, limit, counts: tab_counts(conn)? })
 }
@@ -234,10 +250,11 @@ pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
             _ => counts.closed += n,
         }
     }
+    counts.unread = unread_waiting_on_you(conn)?;
     Ok(counts)
 }
 
-fn filter_sql(filter: &CaseFilter) -> (String, Vec<String>) {
+fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> {
     let mut clauses = Vec::new();
     let mut args: Vec<String> = Vec::new();
     if let Some(tab) = filter.tab {
@@ -259,9 +276,25 @@ fn filter_sql(filter: &CaseFilter) -> (String, Vec<String>) {
         }
         clauses.push(format!("({})", alternatives.join(" OR ")));
     }
+    if let Some(day) = &filter.opened_from {
+        args.push(checked_day("opened_from", day)?);
+        clauses.push(format!("opened_at >= ?{}", args.len()));
+    }
+    if let Some(day) = &filter.opened_to {
+        args.push(checked_day("opened_to", day)?);
+        clauses.push(format!("opened_at < date(?{}, '+1 day')", args.len()));
+    }
     let where_sql =
         if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
-    (where_sql, args)
+    Ok((where_sql, args))
+}
+
+/// A calendar day as `YYYY-MM-DD`; anything else is `invalid_case_input` naming the field.
+fn checked_day(field: &'static str, day: &str) -> Result<String, CasesError> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(day.trim(), &format).map(|_| day.trim().to_string()).map_err(|_| {
+        CasesError::InvalidInput { field, reason: format!("is '{day}', not a day written as YYYY-MM-DD") }
+    })
 }
 
 fn escape_like(text: &str) -> String {

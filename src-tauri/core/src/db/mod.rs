@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0002_cases.sql"),
     include_str!("migrations/0003_guard.sql"),
     include_str!("migrations/0004_library.sql"),
+    include_str!("migrations/0005_case_read_at.sql"),
 ];
 
 /// Why the database could not be opened.

@@ -3,10 +3,18 @@ import type { CaseStatus } from "./CaseStatus";
 import type { CaseTab } from "./CaseTab";
 
 /**
- * Which cases an inbox page shows. Tab and status narrow together; `search` matches the
+ * Which cases an inbox page shows. Tab, status and dates narrow together; `search` matches the
  * number (`1042` or `#1042`), title, summary, conversation id and the lead's name and contact.
  */
-export type CaseFilter = { tab?: CaseTab, status?: CaseStatus, search?: string, offset: number, 
+export type CaseFilter = { tab?: CaseTab, status?: CaseStatus, search?: string, 
+/**
+ * Only cases opened on or after this day (`YYYY-MM-DD`, UTC).
+ */
+opened_from?: string, 
+/**
+ * Only cases opened on or before this day (`YYYY-MM-DD`, UTC).
+ */
+opened_to?: string, offset: number, 
 /**
  * At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
  */

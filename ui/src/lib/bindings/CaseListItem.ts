@@ -3,6 +3,7 @@ import type { Case } from "./Case";
 import type { DeliveryState } from "./DeliveryState";
 
 /**
- * One inbox row: the case and the state of its latest delivery (for the badge).
+ * One inbox row: the case, the state of its latest delivery (for the problem marker) and
+ * whether the person has opened it since it last came to them.
  */
-export type CaseListItem = { case: Case, latest_delivery: DeliveryState | null, };
+export type CaseListItem = { case: Case, latest_delivery: DeliveryState | null, unread: boolean, };

@@ -3,4 +3,8 @@
 /**
  * How many cases each tab holds, for the tab labels.
  */
-export type TabCounts = { waiting_on_you: bigint, waiting_on_customer: bigint, closed: bigint, };
+export type TabCounts = { waiting_on_you: bigint, waiting_on_customer: bigint, closed: bigint, 
+/**
+ * Cases waiting on the person that they have not opened yet (the navigation badge).
+ */
+unread: bigint, };

@@ -17,6 +17,7 @@ use crate::api::state::ApiState;
 use crate::cases::model::{Actor, Case, CaseSource, ContextMessage, Lead, NewCase};
 use crate::cases::store::{self, CaseWithTimeline};
 use crate::cases::transition::{self, OpenOutcome};
+use crate::events::DomainEvent;
 
 /// `POST /v1/cases` body.
 #[derive(Debug, Deserialize)]
@@ -103,6 +104,9 @@ pub async fn open(
     JsonBody(body): JsonBody<OpenCaseBody>,
 ) -> Result<(StatusCode, Json<OpenOutcome>), ApiError> {
     let outcome = state.db.run(move |conn| transition::open_case(conn, body.into())).await?;
+    if !outcome.already_open {
+        state.events.publish(DomainEvent::CaseOpened { id: outcome.case.id.clone() });
+    }
     let status = if outcome.already_open { StatusCode::OK } else { StatusCode::CREATED };
     Ok((status, Json(outcome)))
 }
@@ -114,6 +118,7 @@ pub async fn update(
     JsonBody(body): JsonBody<UpdateBody>,
 ) -> Result<Json<CaseReply>, ApiError> {
     let case = state.db.run(move |conn| transition::provide_update(conn, &id, &body.info)).await?;
+    state.events.publish(DomainEvent::CaseChanged { id: case.id.clone() });
     Ok(Json(CaseReply { case }))
 }
 
@@ -135,6 +140,7 @@ pub async fn event(
             }
         })
         .await?;
+    state.events.publish(DomainEvent::CaseChanged { id: case.id.clone() });
     Ok(Json(CaseReply { case }))
 }
 

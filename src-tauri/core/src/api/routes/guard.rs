@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::api::error::ApiError;
 use crate::api::extract::JsonBody;
 use crate::api::state::ApiState;
+use crate::events::DomainEvent;
 use crate::guard::before_send::{self, BeforeSend, Verdict};
 
 /// The request body; [`BeforeSend`] with unknown fields refused.
@@ -18,12 +19,17 @@ pub struct BeforeSendBody {
     message: String,
 }
 
-/// Answers `pass` or `veto`; the second veto in a turn opens a case and passes.
+/// Answers `pass` or `veto`; the second veto in a turn opens a case (announced like any new
+/// case) and passes.
 pub async fn before_send(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<BeforeSendBody>,
 ) -> Result<Json<Verdict>, ApiError> {
     let request =
         BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
-    Ok(Json(state.db.run(move |conn| before_send::before_send(conn, request)).await?))
+    let verdict = state.db.run(move |conn| before_send::before_send(conn, request)).await?;
+    if let Some(case) = &verdict.auto_opened_case {
+        state.events.publish(DomainEvent::CaseOpened { id: case.id.clone() });
+    }
+    Ok(Json(verdict))
 }

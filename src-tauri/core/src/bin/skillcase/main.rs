@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod edit;
+mod endpoint;
 mod format;
 mod guard;
 mod import;
@@ -51,6 +52,8 @@ enum Command {
     /// Replace one file of a skill through the library (validated first; internal, for tests and scripts).
     #[command(hide = true)]
     Edit(edit::Args),
+    /// Show or set the agent endpoint that replies are delivered to.
+    Endpoint(endpoint::EndpointArgs),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
     Guard(guard::GuardArgs),
 }
@@ -87,5 +90,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => match_cmd::run(args),
         Command::Guard(args) => guard::run(args),
         Command::Edit(args) => edit::run(args),
+        Command::Endpoint(args) => endpoint::run(args),
     }
 }

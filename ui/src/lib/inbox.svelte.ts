@@ -1,0 +1,70 @@
+// What the whole window shares about the inbox: the tab counts (the navigation badge shows the
+// unread cases waiting on the person), the latest new case (the toast), and a revision that
+// bumps on every case event so the open screen re-reads what it shows.
+import { caseCounts, getCase, onCaseChanged, onCaseOpened, onEventsLagged, type TabCounts } from "./backend";
+
+export interface NewCaseNotice {
+  id: string;
+  number: number;
+  title: string;
+}
+
+export const inbox = $state<{
+  counts: TabCounts | null;
+  notice: NewCaseNotice | null;
+  revision: number;
+  /** The id of the case that changed last, so a detail view reloads only for its case. */
+  changed: string | null;
+  /** A case someone asked to open from outside the screen (the toast's Open). */
+  openRequest: string | null;
+}>({ counts: null, notice: null, revision: 0, changed: null, openRequest: null });
+
+/** How long the new-case toast stays up. */
+export const NOTICE_MS = 8_000;
+let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Re-reads the counts from Rust. */
+export async function refreshCounts(): Promise<void> {
+  try {
+    inbox.counts = await caseCounts();
+  } catch {
+    // The counts stay as they were; the next event tries again.
+  }
+}
+
+function touched(id: string | null): void {
+  inbox.changed = id;
+  inbox.revision += 1;
+  void refreshCounts();
+}
+
+async function announce(id: string): Promise<void> {
+  touched(id);
+  try {
+    const { case: opened } = await getCase(id);
+    inbox.notice = { id, number: Number(opened.number), title: opened.title };
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => (inbox.notice = null), NOTICE_MS);
+  } catch {
+    // A case that cannot be read is still counted; it just gets no toast.
+  }
+}
+
+/** Dismisses the toast. */
+export function dismissNotice(): void {
+  clearTimeout(noticeTimer);
+  inbox.notice = null;
+}
+
+/** Asks the cases screen to open `id`. */
+export function requestOpen(id: string): void {
+  inbox.openRequest = id;
+  dismissNotice();
+}
+
+/** Starts listening to case events; returns the function that stops. */
+export function startInbox(): () => void {
+  const stops = [onCaseOpened(announce), onCaseChanged(touched), onEventsLagged(() => touched(null))];
+  void refreshCounts();
+  return () => stops.forEach((stop) => stop.then((fn) => fn()).catch(() => {}));
+}

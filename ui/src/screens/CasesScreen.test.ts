@@ -1,0 +1,114 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/svelte";
+import { setLocale } from "$lib/i18n/index.svelte";
+import CasesScreen from "./CasesScreen.svelte";
+
+function item(n: number, unread = false) {
+  return {
+    case: {
+      id: `case-${n}`,
+      number: 1000 + n,
+      conversation_id: `wa-${n}`,
+      lead: { name: `Lead ${n}` },
+      status: "awaiting_human",
+      title: `Refund ${n}`,
+      summary: "Charged twice.",
+      context: [],
+      source: n === 3 ? "guardrail_autofallback" : "agent",
+      waiting_since: "2026-11-30T10:00:00.000Z",
+      opened_at: "2026-11-30T10:00:00.000Z",
+      updated_at: "2026-11-30T10:00:00.000Z",
+      closed_at: null,
+    },
+    latest_delivery: n === 2 ? "dead" : null,
+    unread,
+  };
+}
+
+const listCases = vi.fn();
+const getCase = vi.fn();
+vi.mock("$lib/backend", () => ({
+  listCases: (...a: unknown[]) => listCases(...a),
+  getCase: (...a: unknown[]) => getCase(...a),
+  markCaseRead: vi.fn(async () => {}),
+  outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
+  replyToCase: vi.fn(),
+  retryDelivery: vi.fn(),
+}));
+
+beforeEach(() => {
+  setLocale("en");
+  listCases.mockReset();
+  listCases.mockResolvedValue({
+    items: [item(1, true), item(2), item(3)],
+    total: 3,
+    offset: 0,
+    limit: 100,
+    counts: { waiting_on_you: 3, waiting_on_customer: 0, closed: 0, unread: 1 },
+  });
+  getCase.mockImplementation(async (id: string) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [] }));
+});
+
+const rows = () => [...document.querySelectorAll(".row")] as HTMLElement[];
+const selectedNumber = () => document.querySelector('.row[aria-selected="true"]')?.getAttribute("data-case-number");
+
+describe("the cases screen", () => {
+  it("lists the tab's cases with unread, delivery-problem and guardrail marks", async () => {
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows().map((r) => r.dataset.unread)).toEqual(["true", "false", "false"]);
+    expect(rows()[1].querySelector("[data-delivery-problem]")?.textContent).toBe("Reply not delivered");
+    expect(rows()[2].querySelector('[data-source="guardrail"]')).not.toBeNull();
+    expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ tab: "waiting_on_you", offset: 0, limit: 100 }));
+  });
+
+  it("moves with j and k and opens with Enter", async () => {
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    expect(selectedNumber()).toBe("1001");
+    await fireEvent.keyDown(window, { key: "j" });
+    await fireEvent.keyDown(window, { key: "j" });
+    await fireEvent.keyDown(window, { key: "k" });
+    expect(selectedNumber()).toBe("1002");
+    await fireEvent.keyDown(window, { key: "Enter" });
+    await vi.waitFor(() => expect(screen.getByTestId("case-title").textContent).toBe("Refund 2"));
+    await fireEvent.keyDown(window, { key: "Escape" });
+    await vi.waitFor(() => expect(screen.queryByTestId("case-detail")).toBeNull());
+  });
+
+  it("leaves single-key shortcuts alone while the search field has focus", async () => {
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    await fireEvent.keyDown(window, { key: "/" });
+    const search = screen.getByRole("searchbox");
+    expect(document.activeElement).toBe(search);
+    await fireEvent.keyDown(search, { key: "j" });
+    await fireEvent.keyDown(search, { key: "Enter" });
+    expect(selectedNumber()).toBe("1001");
+    expect(screen.queryByTestId("case-detail")).toBeNull();
+  });
+
+  it("searches across the cases as the person types", async () => {
+    render(CasesScreen);
+    await fireEvent.input(screen.getByRole("searchbox"), { target: { value: "wa-2" } });
+    await vi.waitFor(() => expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ search: "wa-2" })), {
+      timeout: 2000,
+    });
+  });
+
+  it("shows the shortcuts with ?", async () => {
+    render(CasesScreen);
+    await fireEvent.keyDown(window, { key: "?" });
+    expect(screen.getByTestId("shortcuts").textContent).toContain("Send the answer");
+  });
+});
+
+describe("the cases screen in Portuguese", () => {
+  it("names the tabs and rows in Portuguese", async () => {
+    setLocale("pt-BR");
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Casos");
+    expect(rows()[1].querySelector("[data-delivery-problem]")?.textContent).toBe("Resposta não entregue");
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi, beforeEach } from "vitest";
-import { fireEvent, render, screen } from "@testing-library/svelte";
+import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
@@ -24,6 +24,12 @@ vi.mock("$lib/backend", () => ({
     database_path: "/tmp/skillcase-test/skillcase.sqlite3",
     api: { state: "listening", url: "http://127.0.0.1:7878" },
   })),
+  listSkills: vi.fn(async () => ({ items: [], total: 0 })),
+  listCatalog: vi.fn(async () => []),
+  onSkillsChanged: vi.fn(async () => () => {}),
+  onScanProgress: vi.fn(async () => () => {}),
+  onSkillsDirStatus: vi.fn(async () => () => {}),
+  onFileDrop: vi.fn(async () => () => {}),
   onSettingsChanged: vi.fn(async () => () => {}),
 }));
 
@@ -32,7 +38,8 @@ describe("the shell", () => {
 
   it("lists the four areas in the sidebar", () => {
     render(App);
-    const labels = screen.getAllByRole("button").map((b) => b.textContent?.trim().replace(/\d+$/, ""));
+    const nav = screen.getByRole("navigation");
+    const labels = within(nav).getAllByRole("button").map((b) => b.textContent?.trim().replace(/\d+$/, ""));
     expect(labels).toEqual(["Skills", "Catalog", "Cases", "Settings"]);
   });
 

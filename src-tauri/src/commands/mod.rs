@@ -2,5 +2,9 @@
 
 pub mod app;
 pub mod cases;
+pub mod catalog;
 pub mod dialog;
+mod folder_zip;
+mod library;
 pub mod settings;
+pub mod skills;

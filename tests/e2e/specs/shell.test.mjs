@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 
 const SCREENS = [
-  { id: "skills", title: "Skills" },
-  { id: "catalog", title: "Catalog" },
+  { id: "skills", title: "Skills", built: true },
+  { id: "catalog", title: "Catalog", built: true },
   { id: "cases", title: "Cases", built: true },
   { id: "settings", title: "Settings", built: true },
 ];

@@ -161,12 +161,17 @@ export async function textOf(browser, selector) {
 /** Waits until `selector` exists and its text satisfies `predicate`. Returns that text. */
 export async function waitForText(browser, selector, predicate, what) {
   let last = null;
-  await browser.waitUntil(
-    async () => {
-      last = await textOf(browser, selector);
-      return last !== null && predicate(last);
-    },
-    { timeout: STEP_TIMEOUT_MS, interval: 100, timeoutMsg: `${what}; last text was: ${JSON.stringify(last)}` },
-  );
+  try {
+    await browser.waitUntil(
+      async () => {
+        last = await textOf(browser, selector);
+        return last !== null && predicate(last);
+      },
+      { timeout: STEP_TIMEOUT_MS, interval: 100 },
+    );
+  } catch {
+    // The message is built after the wait, so it names the text seen last, not the text at the start.
+    throw new Error(`${what}; last text was: ${JSON.stringify(last)}`);
+  }
   return last;
 }

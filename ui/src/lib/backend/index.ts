@@ -4,6 +4,7 @@
 export type { ErrorBody } from "../bindings/ErrorBody";
 export { toErrorBody } from "./core";
 export * from "./app";
+export * from "./skills";
 export * from "./cases";
 export * from "./settings";
 export * from "./dialog";

@@ -1,0 +1,176 @@
+// The skills library and catalog over IPC, plus the events that keep their screens live.
+// Commands are in src-tauri/src/commands/{skills,catalog}.rs; every type is generated from Rust.
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { getCurrentWebview } from "@tauri-apps/api/webview";
+import type { CatalogEntry } from "../bindings/CatalogEntry";
+import type { DayCount } from "../bindings/DayCount";
+import type { FileDiff } from "../bindings/FileDiff";
+import type { Finding } from "../bindings/Finding";
+import type { ImportReport } from "../bindings/ImportReport";
+import type { Index } from "../bindings/Index";
+import type { MatchOutcome } from "../bindings/MatchOutcome";
+import type { IndexFormat } from "../bindings/IndexFormat";
+import type { SkillDetail } from "../bindings/SkillDetail";
+import type { SkillPage } from "../bindings/SkillPage";
+import type { SkillQuery } from "../bindings/SkillQuery";
+import type { SkillSummary } from "../bindings/SkillSummary";
+import type { VersionInfo } from "../bindings/VersionInfo";
+import { call } from "./core";
+
+export type {
+  CatalogEntry,
+  DayCount,
+  FileDiff,
+  Finding,
+  ImportReport,
+  Index,
+  IndexFormat,
+  MatchOutcome,
+  SkillDetail,
+  SkillPage,
+  SkillQuery,
+  SkillSummary,
+  VersionInfo,
+};
+
+/** One page of the skills list for a search and filters, sorted by name. */
+export function listSkills(query: SkillQuery): Promise<SkillPage> {
+  return call<SkillPage>("skills_list", { query });
+}
+
+/** Everything the skill screen shows about one skill. */
+export function skillDetail(name: string): Promise<SkillDetail> {
+  return call<SkillDetail>("skill_detail", { name });
+}
+
+/** Level 1: the index of every visible skill, as the agent's prompt holds it. */
+export function skillIndex(format: IndexFormat): Promise<Index> {
+  return call<Index>("skill_index", { format });
+}
+
+/** Level 2: what `read_skill(name, task?)` returns. */
+export function skillActivation(name: string, task: string | null): Promise<string> {
+  return call<string>("skill_activation", { name, task });
+}
+
+/** Level 3: one support file's text, as `read_skill_file` returns it. */
+export function skillFileText(name: string, path: string): Promise<string> {
+  return call<string>("skill_file_text", { name, path });
+}
+
+/** An image or other file of the skill as a `data:` URL, for the preview (images only). */
+export function skillFileDataUrl(name: string, path: string): Promise<string> {
+  return call<string>("skill_file_data_url", { name, path });
+}
+
+/** Which skills a customer message fires; nothing is recorded. */
+export function tryMessage(message: string): Promise<MatchOutcome> {
+  return call<MatchOutcome>("skills_try_message", { message });
+}
+
+/** The text of any text file of a skill (`SKILL.md`, `skill.config.yaml`, references), for the editor. */
+export function skillSource(name: string, path: string): Promise<string> {
+  return call<string>("skill_source", { name, path });
+}
+
+/** Validates `text` as the new content of `path` without writing anything: the editor's live check. */
+export function previewEdit(name: string, path: string, text: string): Promise<Finding[]> {
+  return call<Finding[]>("skill_preview_edit", { name, path, text });
+}
+
+/** Writes `text` to `path` (refused with findings when it would make the skill invalid). */
+export function saveSkillFile(name: string, path: string, text: string): Promise<SkillDetail> {
+  return call<SkillDetail>("skill_save_file", { name, path, text });
+}
+
+/** Creates a new local skill from the template. */
+export function createSkill(name: string, description: string): Promise<SkillDetail> {
+  return call<SkillDetail>("skill_create", { name, description });
+}
+
+/** Removes a support file from a skill. */
+export function removeSkillFile(name: string, path: string): Promise<SkillDetail> {
+  return call<SkillDetail>("skill_remove_file", { name, path });
+}
+
+/** Deletes a local skill's folder (its versions stay in the history). */
+export function deleteSkill(name: string): Promise<void> {
+  return call<void>("skill_delete", { name });
+}
+
+/** Imports one `.zip`/`.skill` package or skill folder by absolute path. */
+export function importSkill(path: string): Promise<ImportReport> {
+  return call<ImportReport>("skills_import", { path });
+}
+
+/** Opens the native file dialog for packages; resolves with the chosen paths (empty when cancelled). */
+export function pickPackages(title: string, filterName: string): Promise<string[]> {
+  return call<string[]>("skills_pick_packages", { title, filterName });
+}
+
+/** Every recorded version of a skill, newest first. */
+export function skillVersions(name: string): Promise<VersionInfo[]> {
+  return call<VersionInfo[]>("skill_versions", { name });
+}
+
+/** File-by-file differences from version `from` to version `to`. */
+export function skillDiff(name: string, from: number, to: number): Promise<FileDiff[]> {
+  return call<FileDiff[]>("skill_diff", { name, from, to });
+}
+
+/** Makes `version` live again (rewrites the folder); resolves with the new live version. */
+export function restoreVersion(name: string, version: number): Promise<VersionInfo> {
+  return call<VersionInfo>("skill_restore", { name, version });
+}
+
+/** Activations per day (hard and probe) over the last `days` days. */
+export function skillActivity(name: string, days: number): Promise<DayCount[]> {
+  return call<DayCount[]>("skill_activity", { name, days });
+}
+
+/** Catalog skills and how each stands in the library. */
+export function listCatalog(): Promise<CatalogEntry[]> {
+  return call<CatalogEntry[]>("catalog_list");
+}
+
+/** Copies a catalog skill into the skills directory. */
+export function installCatalogSkill(name: string): Promise<SkillDetail> {
+  return call<SkillDetail>("catalog_install", { name });
+}
+
+/** Deletes the local copy that shadows a catalog skill, bringing the catalog version back. */
+export function removeOverride(name: string): Promise<void> {
+  return call<void>("catalog_remove_override", { name });
+}
+
+/** Skill folders changed (`skill-changed` / `skill-removed`) or the view fell behind (`events-lagged`). */
+export async function onSkillsChanged(handler: (change: { kind: "changed" | "removed" | "lagged"; name?: string }) => void): Promise<UnlistenFn> {
+  const offs = await Promise.all([
+    listen<{ name: string }>("skill-changed", (e) => handler({ kind: "changed", name: e.payload.name })),
+    listen<{ name: string }>("skill-removed", (e) => handler({ kind: "removed", name: e.payload.name })),
+    listen("events-lagged", () => handler({ kind: "lagged" })),
+  ]);
+  return () => offs.forEach((off) => off());
+}
+
+/** Progress of the start-up scan of a large skills directory. */
+export function onScanProgress(handler: (progress: { done: number; total: number }) => void): Promise<UnlistenFn> {
+  return listen<{ done: number; total: number }>("scan-progress", (e) => handler(e.payload));
+}
+
+/** The skills directory became unreadable (with why) or came back. */
+export function onSkillsDirStatus(handler: (status: { available: boolean; message: string | null }) => void): Promise<UnlistenFn> {
+  return listen<{ available: boolean; message: string | null }>("skills-dir-status", (e) => handler(e.payload));
+}
+
+/** What a drag over the window is doing: files entering, dropped (with absolute paths), or leaving. */
+export type DragState = { type: "enter"; paths: string[] } | { type: "over" } | { type: "drop"; paths: string[] } | { type: "leave" };
+
+/** Drag and drop of files on the window (Tauri's `tauri://drag-*` events, with absolute paths). */
+export function onFileDrop(handler: (drag: DragState) => void): Promise<UnlistenFn> {
+  return getCurrentWebview().onDragDropEvent((event) => {
+    const p = event.payload;
+    if (p.type === "enter" || p.type === "drop") handler({ type: p.type, paths: p.paths });
+    else handler({ type: p.type });
+  });
+}

@@ -2,7 +2,6 @@
 export const catalog = {
   "catalog.title": "Catalog",
   "catalog.lead": "Factory skills you can install and customise.",
-  "catalog.pending": "Factory skills appear here once the catalog is built.",
   "catalog.install": "Install",
   "catalog.installing": "Installing…",
   "catalog.installed": "Installed",

@@ -2,7 +2,6 @@
 export const skills = {
   "skills.title": "Skills",
   "skills.lead": "Validate skill packages and preview exactly what the agent sees at each disclosure level.",
-  "skills.pending": "Your skill library appears here once the skill library is built.",
 
   "skills.copy": "Copy",
   "skills.copied": "Copied",

@@ -60,8 +60,8 @@ fn an_edit_records_a_second_version_and_the_new_text_is_live() {
 
     fs::write(workspace.skills().join("frete/SKILL.md"), skill_md("frete", "New rules.")).unwrap();
 
-    until(&library, "a second version", |l| l.versions("frete").unwrap().len() == 2);
-    assert_eq!(library.summary("frete").unwrap().description, "New rules.");
+    until(&library, "the new text to be live", |l| l.summary("frete").unwrap().description == "New rules.");
+    assert_eq!(sources(&library, "frete"), [VersionSource::Watch, VersionSource::Watch]);
 }
 
 #[test]

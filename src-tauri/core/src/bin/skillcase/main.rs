@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod edit;
 mod endpoint;
 mod format;
+mod gc_blobs;
 mod guard;
 mod import;
 #[path = "match.rs"]
@@ -52,6 +53,8 @@ enum Command {
     /// Replace one file of a skill through the library (validated first; internal, for tests and scripts).
     #[command(hide = true)]
     Edit(edit::Args),
+    /// Remove the stored file blobs no skill version names, and say what was freed.
+    GcBlobs(gc_blobs::Args),
     /// Show or set the agent endpoint that replies are delivered to.
     Endpoint(endpoint::EndpointArgs),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
@@ -90,6 +93,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => match_cmd::run(args),
         Command::Guard(args) => guard::run(args),
         Command::Edit(args) => edit::run(args),
+        Command::GcBlobs(args) => gc_blobs::run(args),
         Command::Endpoint(args) => endpoint::run(args),
     }
 }

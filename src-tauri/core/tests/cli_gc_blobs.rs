@@ -1,0 +1,63 @@
+//! `skillcase gc-blobs` (the real binary): blobs are collected only on request, only the ones no
+//! version names, and the command says what it freed.
+
+mod library_support;
+
+use std::fs;
+
+use assert_cmd::Command;
+use library_support::{write_simple, Workspace};
+use sha2::{Digest, Sha256};
+
+fn gc(workspace: &Workspace) -> serde_json::Value {
+    let output = Command::cargo_bin("skillcase")
+        .unwrap()
+        .args(["gc-blobs", "--format", "json", "--data-dir"])
+        .arg(workspace.data())
+        .env("SKILLCASE_SKILLS_DIR", workspace.skills())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Writes a blob no version names, as an interrupted write would leave it.
+fn orphan(workspace: &Workspace, bytes: &[u8]) -> std::path::PathBuf {
+    let hash = format!("{:x}", Sha256::digest(bytes));
+    let path = workspace.data().join("blobs").join(&hash[..2]).join(&hash);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn gc_removes_only_the_blob_no_version_names_and_reports_the_bytes() {
+    let workspace = Workspace::new();
+    write_simple(&workspace.skills(), "frete", "Shipping rules.");
+    let library = workspace.open();
+    drop(library);
+    let stray = orphan(&workspace, b"orphan");
+
+    let report = gc(&workspace);
+
+    assert_eq!(report["removed"], 1);
+    assert_eq!(report["freed_bytes"], 6);
+    assert_eq!(report["kept"], 1, "the SKILL.md blob of frete stays");
+    assert!(!stray.exists());
+    let reopened = workspace.open();
+    let live = reopened.versions("frete").unwrap()[0].id;
+    assert!(reopened.version_package("frete", live).is_ok(), "the version can still be restored");
+}
+
+#[test]
+fn a_second_gc_finds_nothing_to_remove() {
+    let workspace = Workspace::new();
+    write_simple(&workspace.skills(), "frete", "Shipping rules.");
+    drop(workspace.open());
+    orphan(&workspace, b"orphan");
+    gc(&workspace);
+
+    let report = gc(&workspace);
+
+    assert_eq!((report["removed"].as_u64(), report["kept"].as_u64()), (Some(0), Some(1)));
+}

@@ -7,6 +7,7 @@ pub mod api;
 pub mod archive;
 pub mod cases;
 pub mod db;
+pub mod durable;
 pub mod error;
 pub mod events;
 pub mod guard;

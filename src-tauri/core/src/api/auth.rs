@@ -238,7 +238,7 @@ fn identity(path: &Path) -> Result<Option<FileIdentity>, TokenError> {
 fn sync_dir(path: &Path) -> Result<(), TokenError> {
     #[cfg(unix)]
     if let Some(dir) = path.parent() {
-        fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| io("sync the directory of", path, e))?;
+        crate::durable::sync_dir(dir).map_err(|e| io("sync the directory of", path, e))?;
     }
     #[cfg(not(unix))]
     let _ = path;

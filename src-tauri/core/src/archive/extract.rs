@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
 use crate::archive::ArchiveError;
+use crate::durable::sync_dir;
 use crate::skill::package::Package;
 
 /// Prefix of staging folders, hidden so file browsers and watchers of a parent skip them.
@@ -163,16 +164,6 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
 
 #[cfg(not(unix))]
 fn set_mode(_path: &Path, _mode: u32) -> std::io::Result<()> {
-    Ok(())
-}
-
-#[cfg(unix)]
-fn sync_dir(path: &Path) -> std::io::Result<()> {
-    fs::File::open(path)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 

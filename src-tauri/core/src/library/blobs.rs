@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::durable::sync_dir;
+
 /// Prefix of a blob being written (never a valid blob name, so collection skips it).
 const TEMP_PREFIX: &str = ".tmp-";
 
@@ -137,16 +139,6 @@ impl BlobStore {
 
 fn is_hash(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-#[cfg(unix)]
-fn sync_dir(path: &Path) -> std::io::Result<()> {
-    fs::File::open(path)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_path: &Path) -> std::io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]

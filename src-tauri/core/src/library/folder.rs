@@ -14,6 +14,7 @@ use super::types::VersionInfo;
 use super::versions::content_of;
 use super::{Library, LibraryError, Source};
 use crate::archive::{self, import::staging_parent};
+use crate::durable::sync_dir;
 use crate::events::DomainEvent;
 use crate::skill::package::Package;
 use crate::skill::validate::Validated;
@@ -90,14 +91,4 @@ pub(super) fn sweep_leftovers(skills_dir: &std::path::Path) {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
-}
-
-#[cfg(unix)]
-fn sync_dir(path: &std::path::Path) -> std::io::Result<()> {
-    fs::File::open(path)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_path: &std::path::Path) -> std::io::Result<()> {
-    Ok(())
 }

@@ -154,14 +154,8 @@ impl Library {
             }
         }
         let stale_folders: Vec<SkillFolder> = stale.iter().map(|(f, _)| f.clone()).collect();
-        let reads = parallel_map(&stale_folders, |f| self.read_and_store(&f.dir, false), |_| {});
+        let reads = self.read_all_durably(&stale_folders)?;
         report.read = reads.len() as u32;
-        let written: Vec<String> = reads
-            .iter()
-            .filter_map(|r| r.as_ref().ok()?.content.as_ref())
-            .flat_map(|(_, c)| c.manifest.iter().map(|m| m.sha256.clone()))
-            .collect();
-        self.blobs.sync_all(&written).map_err(LibraryError::io(self.blobs.root()))?;
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stamp = now();
@@ -205,13 +199,7 @@ impl Library {
             return Ok(BTreeMap::new());
         };
         let folders = skill_folders(dir).unwrap_or_default();
-        let reads = parallel_map(&folders, |f| self.read_and_store(&f.dir, false), |_| {});
-        let written: Vec<String> = reads
-            .iter()
-            .filter_map(|r| r.as_ref().ok()?.content.as_ref())
-            .flat_map(|(_, c)| c.manifest.iter().map(|m| m.sha256.clone()))
-            .collect();
-        self.blobs.sync_all(&written).map_err(LibraryError::io(self.blobs.root()))?;
+        let reads = self.read_all_durably(&folders)?;
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stamp = now();
@@ -231,6 +219,22 @@ impl Library {
         }
         tx.commit()?;
         Ok(entries)
+    }
+
+    /// Reads `folders` in parallel, storing their blobs without one fsync each, then makes every
+    /// blob written durable with a single sync before any version naming them is recorded.
+    fn read_all_durably(
+        &self,
+        folders: &[SkillFolder],
+    ) -> Result<Vec<Result<FullRead, LibraryError>>, LibraryError> {
+        let reads = parallel_map(folders, |f| self.read_and_store(&f.dir, false), |_| {});
+        let written: Vec<String> = reads
+            .iter()
+            .filter_map(|r| r.as_ref().ok()?.content.as_ref())
+            .flat_map(|(_, c)| c.manifest.iter().map(|m| m.sha256.clone()))
+            .collect();
+        self.blobs.sync_all(&written).map_err(LibraryError::io(self.blobs.root()))?;
+        Ok(reads)
     }
 
     /// Reads a folder in full and stores its blobs (`durable` fsyncs each one).

@@ -265,7 +265,7 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await screenshot(browser, "skills-versions-light-en");
     await click(browser, `[data-testid="restore-${rows[1].id}"]`);
     await click(browser, '[data-testid="confirm-ok"]');
-    await waitForText(browser, '[data-testid="restored"]', (t) => t.includes(rows[1].id), "restored message");
+    await waitForText(browser, '[data-testid="restored"]', (t) => t.includes("v1"), "restored message names the skill's first version");
     await click(browser, '[data-tab="level2"]');
     await waitForText(browser, '[data-testid="level-text"]', (t) => t.includes("Answer with the table in the required reference."), "level 2 shows the restored body");
   });

@@ -4,7 +4,7 @@
 // session fails the suite quickly with a message instead of hanging CI.
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, existsSync } from "node:fs";
-import { createConnection } from "node:net";
+import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { remote } from "webdriverio";
@@ -12,9 +12,8 @@ import { remote } from "webdriverio";
 export const ROOT = resolve(import.meta.dirname, "../../..");
 export const APP_BINARY = process.env.SKILLCASE_APP_BINARY ?? join(ROOT, "target/debug/skillcase-app");
 export const SCREENSHOTS = join(ROOT, "target/e2e-screenshots");
-const DRIVER_PORT = Number(process.env.TAURI_DRIVER_PORT ?? 4444);
-// WebKitWebDriver behind tauri-driver; set both ports to run two suites side by side.
-const NATIVE_PORT = Number(process.env.TAURI_NATIVE_PORT ?? DRIVER_PORT + 1);
+// tauri-driver and WebKitWebDriver get fresh ports from the OS for every launch: a fixed port
+// can still be held by the previous launch's sockets (TIME_WAIT), and suites may run side by side.
 const STEP_TIMEOUT_MS = 30_000;
 
 /** Rejects with `what` when `promise` does not settle within `ms`. */
@@ -72,6 +71,18 @@ function portOpen(port) {
   });
 }
 
+/** A port nothing uses now, chosen by the OS. */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
 async function waitForPort(port, child, what) {
   const until = Date.now() + 15_000;
   while (Date.now() < until) {
@@ -96,13 +107,8 @@ export async function launchApp({ env = {} } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "skillcase-e2e-"));
   const stop = async (browser) => {
     if (browser) await withTimeout(browser.deleteSession(), 10_000, "closing the session").catch(() => {});
-    for (const child of children.reverse()) {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    // The next suite starts only once these processes are really gone.
+    await Promise.all(children.reverse().map(killAndWait));
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -116,31 +122,68 @@ export async function launchApp({ env = {} } = {}) {
       NO_AT_BRIDGE: "1",
       ...env,
     };
-    const driver = start(children, tauriDriverPath(), ["--port", String(DRIVER_PORT), "--native-port", String(NATIVE_PORT)], { env: childEnv });
-    driver.on("error", (err) => {
-      throw new Error(`cannot start tauri-driver (cargo install tauri-driver --locked): ${err.message}`);
-    });
-    await waitForPort(DRIVER_PORT, driver, "tauri-driver");
-    const browser = await withTimeout(
-      remote({
-        hostname: "127.0.0.1",
-        port: DRIVER_PORT,
-        logLevel: "error",
-        connectionRetryCount: 0,
-        connectionRetryTimeout: STEP_TIMEOUT_MS,
-        capabilities: {
-          "tauri:options": { application: APP_BINARY },
-          "wdio:enforceWebDriverClassic": true,
-        },
-      }),
-      45_000,
-      `opening a WebDriver session on the app window (driver output:\n${driver.output()})`,
-    );
+    const browser = await openSession(children, childEnv);
     return { browser, dataDir, stop: () => stop(browser) };
   } catch (err) {
     await stop(null);
     throw err;
   }
+}
+
+/** Kills one child's process group and waits until it has exited. */
+async function killAndWait(child) {
+  const exited = child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolveExit) => child.once("exit", resolveExit));
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  await withTimeout(exited, 10_000, "a killed process to exit").catch(() => {});
+}
+
+/**
+ * Starts tauri-driver on fresh ports and opens a WebDriver session on the app window. Under a
+ * loaded machine the driver now and then drops the very first session request (UND_ERR_SOCKET
+ * before the app is even spawned); that attempt's driver is killed and a new one tried, at most
+ * three times, and the last failure is reported with the driver's output.
+ */
+async function openSession(children, childEnv) {
+  let lastError;
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const driverPort = await freePort();
+    let nativePort = await freePort();
+    while (nativePort === driverPort) nativePort = await freePort();
+    const driverArgs = ["--port", String(driverPort), "--native-port", String(nativePort)];
+    const driver = start(children, tauriDriverPath(), driverArgs, { env: childEnv });
+    driver.on("error", (err) => {
+      throw new Error(`cannot start tauri-driver (cargo install tauri-driver --locked): ${err.message}`);
+    });
+    try {
+      await waitForPort(driverPort, driver, "tauri-driver");
+      return await withTimeout(
+        remote({
+          hostname: "127.0.0.1",
+          port: driverPort,
+          logLevel: "error",
+          connectionRetryCount: 0,
+          connectionRetryTimeout: STEP_TIMEOUT_MS,
+          capabilities: {
+            "tauri:options": { application: APP_BINARY },
+            "wdio:enforceWebDriverClassic": true,
+          },
+        }),
+        45_000,
+        "opening a WebDriver session on the app window",
+      );
+    } catch (err) {
+      lastError = new Error(`attempt ${attempt}: ${err.message}\ndriver output:\n${driver.output()}`);
+      console.error(`opening a WebDriver session failed (attempt ${attempt} of 3): ${err.message}`);
+      await killAndWait(driver);
+    }
+  }
+  throw lastError;
 }
 
 /** Saves a screenshot of the window as target/e2e-screenshots/<name>.png. */

@@ -13,6 +13,7 @@ pub mod events;
 pub mod guard;
 pub mod info;
 pub mod library;
+pub mod parallel;
 pub mod paths;
 pub mod service;
 pub mod settings;

@@ -3,12 +3,10 @@
 //! [`skill_folders`] lists the direct children of a skills directory that hold a `SKILL.md`
 //! (hidden folders, `.git/` and `node_modules/` skipped, the count bounded); [`fingerprint`]
 //! hashes each file's path, size and modification time, so a start-up scan recognises an
-//! unchanged folder with a walk of `stat` calls; [`parallel_map`] spreads per-folder work over
-//! the machine's cores.
+//! unchanged folder with a walk of `stat` calls.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
@@ -94,52 +92,6 @@ fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<String>) -> std::io::
     Ok(())
 }
 
-/// Applies `work` to every item on up to one thread per core, keeping the input order, and
-/// calls `progress(done)` from the worker threads as items finish.
-pub fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    work: impl Fn(&T) -> R + Sync,
-    progress: impl Fn(usize) + Sync,
-) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
-    if items.len() < 64 || threads == 1 {
-        return items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let r = work(item);
-                progress(i + 1);
-                r
-            })
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
-    let chunks: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= items.len() {
-                            return out;
-                        }
-                        out.push((i, work(&items[i])));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("scan worker panicked")).collect()
-    });
-    for (i, r) in chunks.into_iter().flatten() {
-        slots[i] = Some(r);
-    }
-    slots.into_iter().map(|r| r.expect("every item was processed")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,12 +122,5 @@ mod tests {
         fs::write(tmp.path().join("references/a.md"), "a").unwrap();
         let added = fingerprint(tmp.path()).unwrap();
         assert!(first != resized && resized != added);
-    }
-
-    #[test]
-    fn parallel_map_keeps_the_input_order() {
-        let items: Vec<u32> = (0..500).collect();
-        let doubled = parallel_map(&items, |n| n * 2, |_| {});
-        assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
     }
 }

@@ -9,12 +9,13 @@ use rusqlite::Connection;
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::scan::{fingerprint, has_skill_md, parallel_map, skill_folders, SkillFolder};
+use super::scan::{fingerprint, has_skill_md, skill_folders, SkillFolder};
 use super::state::Entry;
 use super::store;
 use super::versions::{content_of, Content};
 use super::{check_name, now, Library, LibraryError, Source, PROFILE};
 use crate::events::DomainEvent;
+use crate::parallel;
 use crate::skill::load::{package_from_dir, read_index_entry};
 use crate::skill::package::Package;
 use crate::skill::validate::{validate_package, Validated};
@@ -105,7 +106,7 @@ impl Library {
             }
         };
         let rows = store::skill_rows(&self.conn()).unwrap_or_default();
-        let entries = parallel_map(folders, |f| read_index_entry(&f.dir, PROFILE), progress);
+        let entries = parallel::map(folders, |f| read_index_entry(&f.dir, PROFILE), progress);
         let mut state = self.write_state();
         state.local = folders
             .iter()
@@ -132,7 +133,7 @@ impl Library {
             let conn = self.conn();
             (store::skill_rows(&conn)?, store::validations(&conn)?)
         };
-        let prints = parallel_map(folders, |f| fingerprint(&f.dir), |_| {});
+        let prints = parallel::map(folders, |f| fingerprint(&f.dir), |_| {});
         let state_now: BTreeMap<String, Entry> = self.read_state().local.clone();
         let mut local = BTreeMap::new();
         let mut stale = Vec::new();
@@ -227,7 +228,7 @@ impl Library {
         &self,
         folders: &[SkillFolder],
     ) -> Result<Vec<Result<FullRead, LibraryError>>, LibraryError> {
-        let reads = parallel_map(folders, |f| self.read_and_store(&f.dir, false), |_| {});
+        let reads = parallel::map(folders, |f| self.read_and_store(&f.dir, false), |_| {});
         let written: Vec<String> = reads
             .iter()
             .filter_map(|r| r.as_ref().ok()?.content.as_ref())

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use skillcase_core::parallel;
 use skillcase_core::skill::files;
 use skillcase_core::skill::load;
 use skillcase_core::skill::model::Skill;
@@ -40,17 +41,19 @@ fn canonical(dir: &Path) -> PathBuf {
     dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
 }
 
-/// Loads every skill folder of `dir` under the `skillcase` profile. Valid skills are returned;
-/// each invalid one is named on stderr and left out, since only valid skills are served.
+/// Loads every skill folder of `dir` under the `skillcase` profile, on every core. Valid skills
+/// are returned in folder order; each invalid one is named on stderr and left out, since only
+/// valid skills are served.
 pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
     if !dir.is_dir() {
         anyhow::bail!("{} is not a directory", dir.display());
     }
     let dir = &canonical(dir);
     let policy = Policy::default();
+    let folders = skill_dirs(dir);
+    let results = parallel::map(&folders, |f| load::load_dir(f, Profile::Skillcase, &policy), |_| {});
     let mut valid = Vec::new();
-    for folder in skill_dirs(dir) {
-        let result = load::load_dir(&folder, Profile::Skillcase, &policy);
+    for (folder, result) in folders.iter().zip(results) {
         match result {
             Validated { skill: Some(skill), .. } if result.is_valid() => valid.push(skill),
             invalid => {

@@ -14,7 +14,7 @@ use crate::skill::files;
 use crate::skill::finding::Finding;
 use crate::skill::package::{Package, PackageFile};
 use crate::skill::policy::Policy;
-use crate::skill::validate::{self, Profile, Scope, Validated};
+use crate::skill::validate::{self, Needs, Profile, Scope, Validated};
 
 /// Deepest folder nesting read inside a skill.
 pub const MAX_DEPTH: usize = 16;
@@ -80,20 +80,23 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
     move |source| LoadError::Io { path: path.to_path_buf(), source }
 }
 
-/// Whether the files read get their content hash (only packages that will be stored need it).
+/// How a folder's files are read.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hashing {
-    On,
-    Off,
+enum Reading {
+    /// Every byte, hashed: the package may be stored.
+    Whole,
+    /// Only what the rules of the profile look at ([`validate::needs`]), unhashed: the package is
+    /// validated and dropped inside [`load_dir`], never stored or served.
+    ForRules(Profile),
 }
 
 /// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
 /// with its sha256.
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
-    read_package(dir, Hashing::On)
+    read_package(dir, Reading::Whole)
 }
 
-fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
+fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
     let meta = fs::metadata(dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
         _ => LoadError::Io { path: dir.to_path_buf(), source: e },
@@ -102,7 +105,7 @@ fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
     let mut files = Vec::new();
-    walk(dir, "", 0, hashing, &mut files)?;
+    walk(dir, "", 0, reading, &mut files)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Package { folder_name: folder_name(dir), files })
 }
@@ -111,7 +114,7 @@ fn walk(
     abs: &Path,
     rel: &str,
     depth: usize,
-    hashing: Hashing,
+    reading: Reading,
     out: &mut Vec<PackageFile>,
 ) -> Result<(), LoadError> {
     if depth > MAX_DEPTH {
@@ -128,9 +131,12 @@ fn walk(
         if kind.is_symlink() {
             return Err(LoadError::Symlink(path));
         } else if kind.is_dir() {
-            walk(&entry.path(), &path, depth + 1, hashing, out)?;
+            walk(&entry.path(), &path, depth + 1, reading, out)?;
         } else if kind.is_file() {
-            out.push(read_file(&entry.path(), path, hashing)?);
+            out.push(match reading {
+                Reading::Whole => read_file(&entry.path(), path)?,
+                Reading::ForRules(profile) => read_for_rules(&entry, path, profile)?,
+            });
             if out.len() > MAX_FILES {
                 return Err(LoadError::TooManyFiles);
             }
@@ -141,7 +147,7 @@ fn walk(
 
 /// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
 /// its reads.
-fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, LoadError> {
+fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
     let mut file = fs::File::open(abs).map_err(io(abs))?;
     let meta = file.metadata().map_err(io(abs))?;
     if meta.len() > MAX_FILE_BYTES {
@@ -149,10 +155,85 @@ fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, 
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.read_to_end(&mut bytes).map_err(io(abs))?;
-    Ok(match hashing {
-        Hashing::On => PackageFile::new(path, bytes, unix_mode(&meta)),
-        Hashing::Off => PackageFile { path, bytes, unix_mode: unix_mode(&meta), sha256: String::new() },
-    })
+    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
+}
+
+/// Reads what the rules of `profile` look at: a file they only size costs one `stat` relative to
+/// its folder; any other an open, an fstat and the reads of its needed head (one `read` for most).
+fn read_for_rules(entry: &fs::DirEntry, path: String, profile: Profile) -> Result<PackageFile, LoadError> {
+    let needs = validate::needs(&path, profile);
+    if needs == Needs::Head(0) {
+        let meta = entry.metadata().map_err(io(&entry.path()))?;
+        return within_limit(&path, &meta).map(|()| validation_only(path, Vec::new(), &meta));
+    }
+    let abs = entry.path();
+    let file = fs::File::open(&abs).map_err(io(&abs))?;
+    let meta = file.metadata().map_err(io(&abs))?;
+    within_limit(&path, &meta)?;
+    let bytes = read_needed(&file, meta.len() as usize, needs).map_err(io(&abs))?;
+    Ok(validation_only(path, bytes, &meta))
+}
+
+fn within_limit(path: &str, meta: &fs::Metadata) -> Result<(), LoadError> {
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(LoadError::FileTooLarge { path: path.to_string(), bytes: meta.len() });
+    }
+    Ok(())
+}
+
+fn validation_only(path: String, bytes: Vec<u8>, meta: &fs::Metadata) -> PackageFile {
+    let size = meta.len().max(bytes.len() as u64);
+    PackageFile::validation_only(path, bytes, size, unix_mode(meta))
+}
+
+/// First block read of a file needed up to a line: most references fit in it.
+const LINES_BLOCK: usize = 16 * 1024;
+
+/// The part of a `len`-byte file that `needs` asks for (less if the file shrank meanwhile).
+fn read_needed(file: &fs::File, len: usize, needs: Needs) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    match needs {
+        Needs::All => fill(file, &mut bytes, len)?,
+        Needs::Head(n) => fill(file, &mut bytes, n.min(len))?,
+        Needs::Lines(n) => {
+            let mut seen = 0;
+            let mut want = LINES_BLOCK.min(len);
+            while bytes.len() < len {
+                let from = bytes.len();
+                fill(file, &mut bytes, want)?;
+                seen += memchr::memchr_iter(b'\n', &bytes[from..]).count();
+                if seen >= n || bytes.len() < want {
+                    break;
+                }
+                want = (want * 4).min(len);
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// Reads until `buf` holds `want` bytes or the file ends, straight into the vector's spare
+/// capacity (no zeroing, one `read` per call for a file in the page cache).
+#[cfg(unix)]
+fn fill(file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    use rustix::buffer::spare_capacity;
+    buf.reserve_exact(want.saturating_sub(buf.len()));
+    while buf.len() < want {
+        match rustix::io::read(file, spare_capacity(buf)) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn fill(mut file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    let more = want.saturating_sub(buf.len()) as u64;
+    buf.reserve_exact(more as usize);
+    (&mut file).take(more).read_to_end(buf).map(drop)
 }
 
 #[cfg(unix)]
@@ -194,9 +275,10 @@ fn is_normal_absolute(dir: &Path) -> bool {
 }
 
 /// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
-/// The package is validated and dropped, so its files are not hashed.
+/// The package is validated and dropped, so its files are not hashed, and of each file only what
+/// the profile's rules look at is read (the sizes in the skill's manifest are the files' own).
 pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
-    match read_package(dir, Hashing::Off) {
+    match read_package(dir, Reading::ForRules(profile)) {
         Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }
@@ -243,7 +325,8 @@ pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
 /// A file for the level-1 package, which is validated and dropped: nothing is stored, so its
 /// content hash is never needed and not computed.
 fn unhashed(path: &str, bytes: Vec<u8>) -> PackageFile {
-    PackageFile { path: path.to_string(), bytes, unix_mode: None, sha256: String::new() }
+    let size = bytes.len() as u64;
+    PackageFile::validation_only(path, bytes, size, None)
 }
 
 fn missing_skill_md(dir: &Path) -> Finding {
@@ -411,6 +494,65 @@ mod tests {
         let v = read_index_entry(tmp.path(), Profile::Skillcase);
         assert_eq!(v.findings[0].code, "skill_md_missing");
         assert!(v.skill.is_none());
+    }
+
+    #[test]
+    fn a_validated_folder_keeps_whole_sizes_of_files_read_in_part() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("assets")).unwrap();
+        fs::write(dir.join("assets/data.bin"), vec![7u8; 100_000]).unwrap();
+        fs::write(dir.join("references/long.md"), "a line of a long reference\n".repeat(2000)).unwrap();
+        let v = load_dir(&dir, Profile::Standard, &Policy::default());
+        let sizes: Vec<(&str, u64)> =
+            v.skill.as_ref().unwrap().files.iter().map(|f| (f.path.as_str(), f.size)).collect();
+        assert_eq!(
+            sizes,
+            [
+                ("SKILL.md", SKILL_MD.len() as u64),
+                ("assets/data.bin", 100_000),
+                ("references/a.md", 3),
+                ("references/long.md", 54_000)
+            ]
+        );
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["reference_without_toc"]);
+    }
+
+    #[test]
+    fn a_reference_is_read_only_up_to_the_lines_the_rules_need() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("long.md");
+        fs::write(&path, "twenty bytes a line\n".repeat(5000)).unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let head = read_needed(&file, 100_000, Needs::Lines(301)).unwrap();
+        assert_eq!(head.len(), LINES_BLOCK);
+        assert!(head.iter().filter(|&&b| b == b'\n').count() >= 301);
+    }
+
+    #[test]
+    fn a_short_reference_and_a_whole_file_are_read_completely() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("short.md");
+        let text = "x\n".repeat(300).repeat(20);
+        fs::write(&path, &text).unwrap();
+        let read = |needs| read_needed(&fs::File::open(&path).unwrap(), text.len(), needs).unwrap();
+        assert_eq!(read(Needs::All), text.as_bytes());
+        assert_eq!(read(Needs::Lines(6001)), text.as_bytes());
+        assert_eq!(read(Needs::Head(2)), b"x\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_shebang_is_still_seen_when_only_heads_are_read() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("tools")).unwrap();
+        fs::write(dir.join("tools/run"), "#!/bin/sh\necho hi\n").unwrap();
+        let v = load_dir(&dir, Profile::Skillcase, &Policy::default());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["executable_content"]);
+        assert_eq!(v.findings[0].file, "tools/run");
     }
 
     #[test]

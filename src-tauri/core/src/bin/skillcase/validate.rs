@@ -74,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reports = validate_all(&dirs, args.profile);
     let summary = summarise(&reports);
     let failed = summary.invalid > 0;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     match args.format {
         Format::Json => {
             let out = Output { profile: args.profile.as_str(), skills: &reports, summary };
@@ -83,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Format::Text => print_text(&mut stdout, &reports, &summary, colour_wanted())?,
     }
+    stdout.flush()?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -133,9 +134,10 @@ fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
     }
 }
 
+/// Looks at the extension first, so a folder costs no `stat` here.
 fn is_package_file(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    path.is_file() && matches!(ext.as_deref(), Some("zip" | "skill"))
+    matches!(ext.as_deref(), Some("zip" | "skill")) && path.is_file()
 }
 
 /// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the

@@ -16,6 +16,9 @@ const RECOMMENDED_TOKENS: usize = 5000;
 const SKILLCASE_LINES: usize = 200;
 /// A2: references over 300 lines should open with a table of contents.
 const TOC_LINES: usize = 300;
+/// How many line breaks of a reference the rules read: one past [`TOC_LINES`] decides "longer",
+/// and the table of contents sits within the first [`TOC_HEAD_LINES`].
+pub(super) const REFERENCE_LINES_READ: usize = TOC_LINES + 1;
 /// How many lines from the top may hold that table of contents.
 const TOC_HEAD_LINES: usize = 60;
 
@@ -90,50 +93,47 @@ fn has_more_lines_than(bytes: &[u8], n: usize) -> bool {
     })
 }
 
-/// The number of `\n` bytes, eight at a time (a SWAR count: each zero byte of `word ^ 0x0a..0a`
-/// is one newline).
+/// The number of `\n` bytes (memchr's vectorised count).
 fn newlines(bytes: &[u8]) -> usize {
-    const NL: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
-    let mut words = bytes.chunks_exact(8);
-    let mut count = 0;
-    for word in &mut words {
-        let x = u64::from_ne_bytes(word.try_into().expect("chunks_exact(8) yields 8 bytes")) ^ NL;
-        // High bit of each byte set exactly when that byte of x is zero (no carries across bytes).
-        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
-        count += zero.count_ones() as usize;
-    }
-    count + words.remainder().iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// The first lines of a file as text (only the head is searched for a table of contents).
 fn head_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    let end = bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'\n')
-        .nth(TOC_HEAD_LINES)
-        .map_or(bytes.len(), |(i, _)| i);
+    let end = memchr::memchr_iter(b'\n', bytes).nth(TOC_HEAD_LINES).unwrap_or(bytes.len());
     String::from_utf8_lossy(&bytes[..end])
 }
 
+/// Words that, opening a line near the top (after `#`, `*` or blanks, any case), name a table of
+/// contents.
+const TOC_WORDS: [&str; 7] =
+    ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"];
+
 /// A heading or line naming contents near the top, or several links to `#anchors`.
 fn has_toc(text: &str) -> bool {
-    let head: Vec<&str> = text.lines().take(TOC_HEAD_LINES).collect();
-    let named = head.iter().any(|l| {
-        let l = l.trim_start_matches(['#', ' ', '*']);
-        ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"]
-            .iter()
-            .any(|w| starts_with_lowercased(l, w))
-    });
-    named || head.iter().filter(|l| l.contains("](#")).count() >= 3
+    let mut lowered = String::new();
+    let mut anchors = 0;
+    for line in text.lines().take(TOC_HEAD_LINES) {
+        lowercase_prefix(line.trim_start_matches(['#', ' ', '*']), &mut lowered);
+        if TOC_WORDS.iter().any(|w| lowered.starts_with(w)) {
+            return true;
+        }
+        anchors += usize::from(line.contains("](#"));
+    }
+    anchors >= 3
 }
 
-/// True when the first 20 characters of `line`, lowercased, start with `word` (itself lowercase);
-/// compared lazily, so most lines are rejected at their first character without allocating.
-fn starts_with_lowercased(line: &str, word: &str) -> bool {
-    let mut lowered = line.chars().take(20).flat_map(char::to_lowercase);
-    word.chars().all(|w| lowered.next() == Some(w))
+/// The first 20 characters of `line`, lowercased, into `out` (reused across lines; ASCII is
+/// lowered without the Unicode tables).
+fn lowercase_prefix(line: &str, out: &mut String) {
+    out.clear();
+    for c in line.chars().take(20) {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
 }
 
 fn required_references(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {

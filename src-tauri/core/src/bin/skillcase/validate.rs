@@ -88,26 +88,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Validates the folders on all cores, keeping the reports in the order of `dirs`. Each thread
-/// takes the next folder as it finishes one, so a few large skills do not leave a core idle.
+/// (the calling one included, so one core costs no thread) takes the next folder as it finishes
+/// one, so a few large skills do not leave a core idle.
 fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
     let policy = Policy::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(dirs.len()).max(1);
     let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(dir) = dirs.get(i) else { return mine };
+            mine.push((i, report(dir, validate_path(dir, profile, &policy))));
+        }
+    };
     let mut done: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let (policy, next) = (&policy, &next);
-                scope.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(dir) = dirs.get(i) else { return mine };
-                        mine.push((i, report(dir, validate_path(dir, profile, policy))));
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect()
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
+        for helper in helpers {
+            all.extend(helper.join().expect("a validation thread panicked"));
+        }
+        all
     });
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()

@@ -44,7 +44,9 @@ fn length(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         let msg = format!("the body has {lines} lines (over {SKILLCASE_LINES})");
         out.push(Finding::warning("body_long", ctx.file, msg).hint(hint));
     }
-    let tokens = ctx.fm.body.chars().count() / 4;
+    // Characters never outnumber bytes, so a body under that many bytes is not counted.
+    let may_exceed = ctx.fm.body.len() >= (RECOMMENDED_TOKENS + 1) * 4;
+    let tokens = if may_exceed { ctx.fm.body.chars().count() / 4 } else { 0 };
     if tokens > RECOMMENDED_TOKENS {
         let msg = format!("the body is about {tokens} tokens; keep it under about {RECOMMENDED_TOKENS}");
         out.push(Finding::warning("body_too_many_tokens", ctx.file, msg).hint(hint));
@@ -100,8 +102,9 @@ fn newlines(bytes: &[u8]) -> usize {
 
 /// The first lines of a file as text (only the head is searched for a table of contents).
 fn head_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    let end = memchr::memchr_iter(b'\n', bytes).nth(TOC_HEAD_LINES).unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end])
+    let head = &bytes[..memchr::memchr_iter(b'\n', bytes).nth(TOC_HEAD_LINES).unwrap_or(bytes.len())];
+    // `from_utf8` checks ASCII a word at a time; the lossy walk is only for a broken head.
+    std::str::from_utf8(head).map_or_else(|_| String::from_utf8_lossy(head), std::borrow::Cow::Borrowed)
 }
 
 /// Words that, opening a line near the top (after `#`, `*` or blanks, any case), name a table of
@@ -111,16 +114,44 @@ const TOC_WORDS: [&str; 7] =
 
 /// A heading or line naming contents near the top, or several links to `#anchors`.
 fn has_toc(text: &str) -> bool {
+    let anchor = memchr::memmem::Finder::new("](#");
     let mut lowered = String::new();
     let mut anchors = 0;
-    for line in text.lines().take(TOC_HEAD_LINES) {
-        lowercase_prefix(line.trim_start_matches(['#', ' ', '*']), &mut lowered);
-        if TOC_WORDS.iter().any(|w| lowered.starts_with(w)) {
+    for line in lines(text).take(TOC_HEAD_LINES) {
+        if names_contents(line.trim_start_matches(['#', ' ', '*']), &mut lowered) {
             return true;
         }
-        anchors += usize::from(line.contains("](#"));
+        anchors += usize::from(anchor.find(line.as_bytes()).is_some());
     }
     anchors >= 3
+}
+
+/// True when `line`, lowercased, starts with one of [`TOC_WORDS`]. A line whose ASCII first
+/// character starts none of them is rejected before anything is lowered.
+fn names_contents(line: &str, lowered: &mut String) -> bool {
+    match line.chars().next() {
+        None => return false,
+        Some(c) if c.is_ascii() && !matches!(c.to_ascii_lowercase(), 'c' | 't' | 'i' | 's') => return false,
+        Some(_) => {}
+    }
+    lowercase_prefix(line, lowered);
+    TOC_WORDS.iter().any(|w| lowered.starts_with(w))
+}
+
+/// What `str::lines` yields, with each line end found by memchr's vectorised search.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => (rest[..i].strip_suffix('\r').unwrap_or(&rest[..i]), &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
 }
 
 /// The first 20 characters of `line`, lowercased, into `out` (reused across lines; ASCII is
@@ -261,6 +292,14 @@ mod tests {
             ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n\n", "ünï\ncödé\n😀", &"x\n".repeat(77)];
         for text in texts {
             assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lines_agree_with_str_lines() {
+        let texts = ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\r", "a\r\r\n", "\n\n\n", "ünï\r\ncödé"];
+        for text in texts {
+            assert_eq!(lines(text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>(), "{text:?}");
         }
     }
 

@@ -138,7 +138,8 @@ pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: 
     let mut config_findings = Vec::new();
     let config_entries = config_entries(pkg, &mut config_findings);
     let ctx = Ctx { pkg, profile, policy, fm: &fm, file, scope, config_entries: config_entries.as_deref() };
-    let skill = ctx.check(config_findings, &mut findings);
+    let mut skill = ctx.check(config_findings, &mut findings);
+    skill.body = fm.body;
     Validated { skill: Some(skill), findings: sorted(findings) }
 }
 
@@ -183,7 +184,8 @@ impl Ctx<'_> {
             metadata: std_fields.metadata,
             allowed_tools: std_fields.allowed_tools,
             dir: PathBuf::new(),
-            body: self.fm.body.clone(),
+            // Moved in by `validate_scoped` once the rules are done with it (no copy of the body).
+            body: String::new(),
             config,
             skill_type,
             files: match self.scope {

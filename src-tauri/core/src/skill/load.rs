@@ -16,6 +16,9 @@ use crate::skill::package::{Package, PackageFile};
 use crate::skill::policy::Policy;
 use crate::skill::validate::{self, Needs, Profile, Scope, Validated};
 
+#[cfg(unix)]
+mod at;
+
 /// Deepest folder nesting read inside a skill.
 pub const MAX_DEPTH: usize = 16;
 /// Most files read from one skill folder (the policy's lower limit is reported as a finding).
@@ -105,7 +108,11 @@ fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
     let mut files = Vec::new();
-    walk(dir, "", 0, reading, &mut files)?;
+    match reading {
+        #[cfg(unix)]
+        Reading::ForRules(profile) => at::walk_dir(dir, profile, &mut files)?,
+        _ => walk(dir, "", 0, reading, &mut files)?,
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Package { folder_name: folder_name(dir), files })
 }
@@ -123,7 +130,7 @@ fn walk(
     for entry in fs::read_dir(abs).map_err(io(abs))? {
         let entry = entry.map_err(io(abs))?;
         let name = entry.file_name().into_string().map_err(|_| LoadError::NonUtf8Name(entry.path()))?;
-        let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+        let path = child_path(rel, name);
         if files::is_junk(&path) {
             continue;
         }
@@ -145,6 +152,15 @@ fn walk(
     Ok(())
 }
 
+/// The package path of `name` inside the folder at package path `rel`.
+fn child_path(rel: &str, name: String) -> String {
+    if rel.is_empty() {
+        name
+    } else {
+        format!("{rel}/{name}")
+    }
+}
+
 /// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
 /// its reads.
 fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
@@ -158,32 +174,35 @@ fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
     Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
 }
 
-/// Reads what the rules of `profile` look at: a file they only size costs one `stat` relative to
-/// its folder; any other an open, an fstat and the reads of its needed head (one `read` for most).
+/// Reads what the rules of `profile` look at (the portable walk; Unix uses [`at`]): a file they
+/// only size costs one `stat` relative to its folder; any other an open, an fstat and the reads of
+/// its needed head (one `read` for most).
 fn read_for_rules(entry: &fs::DirEntry, path: String, profile: Profile) -> Result<PackageFile, LoadError> {
     let needs = validate::needs(&path, profile);
     if needs == Needs::Head(0) {
         let meta = entry.metadata().map_err(io(&entry.path()))?;
-        return within_limit(&path, &meta).map(|()| validation_only(path, Vec::new(), &meta));
+        within_limit(&path, meta.len())?;
+        return Ok(validation_only(path, Vec::new(), meta.len(), unix_mode(&meta)));
     }
     let abs = entry.path();
     let file = fs::File::open(&abs).map_err(io(&abs))?;
     let meta = file.metadata().map_err(io(&abs))?;
-    within_limit(&path, &meta)?;
+    within_limit(&path, meta.len())?;
     let bytes = read_needed(&file, meta.len() as usize, needs).map_err(io(&abs))?;
-    Ok(validation_only(path, bytes, &meta))
+    Ok(validation_only(path, bytes, meta.len(), unix_mode(&meta)))
 }
 
-fn within_limit(path: &str, meta: &fs::Metadata) -> Result<(), LoadError> {
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::FileTooLarge { path: path.to_string(), bytes: meta.len() });
+fn within_limit(path: &str, len: u64) -> Result<(), LoadError> {
+    if len > MAX_FILE_BYTES {
+        return Err(LoadError::FileTooLarge { path: path.to_string(), bytes: len });
     }
     Ok(())
 }
 
-fn validation_only(path: String, bytes: Vec<u8>, meta: &fs::Metadata) -> PackageFile {
-    let size = meta.len().max(bytes.len() as u64);
-    PackageFile::validation_only(path, bytes, size, unix_mode(meta))
+/// A file of `len` bytes of which `bytes` were read (more if it grew meanwhile).
+fn validation_only(path: String, bytes: Vec<u8>, len: u64, unix_mode: Option<u32>) -> PackageFile {
+    let size = len.max(bytes.len() as u64);
+    PackageFile::validation_only(path, bytes, size, unix_mode)
 }
 
 /// First block read of a file needed up to a line: most references fit in it.
@@ -553,6 +572,38 @@ mod tests {
         let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
         assert_eq!(codes, ["executable_content"]);
         assert_eq!(v.findings[0].file, "tools/run");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_unix_walk_reads_what_the_portable_walk_reads() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("references/deep")).unwrap();
+        fs::write(dir.join("references/deep/long.md"), "line\n".repeat(900)).unwrap();
+        fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
+        fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
+        fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        for profile in [Profile::Standard, Profile::Skillcase] {
+            let (mut portable, mut unix) = (Vec::new(), Vec::new());
+            walk(&dir, "", 0, Reading::ForRules(profile), &mut portable).unwrap();
+            at::walk_dir(&dir, profile, &mut unix).unwrap();
+            portable.sort_by(|a, b| a.path.cmp(&b.path));
+            unix.sort_by(|a, b| a.path.cmp(&b.path));
+            assert_eq!(portable, unix);
+            assert_eq!(unix.len(), 5);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_unix_walk_refuses_a_symlink() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("references/host.md")).unwrap();
+        let v = load_dir(&dir, Profile::Standard, &Policy::default());
+        assert_eq!(v.findings[0].code, "symlink");
+        assert_eq!(v.findings[0].file, "references/host.md");
     }
 
     #[test]

@@ -142,9 +142,10 @@ fn is_package_file(path: &Path) -> bool {
 }
 
 /// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the
-/// loader reports it), else every folder below it holding one.
+/// loader reports it), else every folder below it holding one. A skill folder costs one `stat`
+/// here: holding SKILL.md already makes it a directory.
 fn skill_dirs(path: &Path) -> Vec<PathBuf> {
-    if !path.is_dir() || is_skill_dir(path) {
+    if is_skill_dir(path) || !path.is_dir() {
         return vec![path.to_path_buf()];
     }
     let mut found = Vec::new();

@@ -100,6 +100,21 @@ pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
 }
 
 fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
+    let mut files = Vec::new();
+    match reading {
+        #[cfg(unix)]
+        Reading::ForRules(profile) => at::walk_dir(dir, profile, &mut files)?,
+        _ => {
+            folder_exists(dir)?;
+            walk(dir, "", 0, reading, &mut files)?;
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Package { folder_name: folder_name(dir), files })
+}
+
+/// `NotFound` or `NotADirectory` before a walk starts, so a bad PATH gets its own code.
+fn folder_exists(dir: &Path) -> Result<(), LoadError> {
     let meta = fs::metadata(dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
         _ => LoadError::Io { path: dir.to_path_buf(), source: e },
@@ -107,14 +122,7 @@ fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
     if !meta.is_dir() {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
-    let mut files = Vec::new();
-    match reading {
-        #[cfg(unix)]
-        Reading::ForRules(profile) => at::walk_dir(dir, profile, &mut files)?,
-        _ => walk(dir, "", 0, reading, &mut files)?,
-    }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Package { folder_name: folder_name(dir), files })
+    Ok(())
 }
 
 fn walk(
@@ -604,6 +612,33 @@ mod tests {
         let v = load_dir(&dir, Profile::Standard, &Policy::default());
         assert_eq!(v.findings[0].code, "symlink");
         assert_eq!(v.findings[0].file, "references/host.md");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_folder_reached_through_a_symlink_is_validated() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let link = tmp.path().join("linked");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let v = load_dir(&link, Profile::Standard, &Policy::default());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["name_mismatch"]);
+        assert_eq!(v.skill.unwrap().files.len(), 2);
+    }
+
+    #[test]
+    fn a_missing_folder_and_a_file_get_their_own_codes() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let file = tmp.path().join("SKILL.md");
+        fs::write(&file, SKILL_MD).unwrap();
+        for profile in [Profile::Standard, Profile::Skillcase] {
+            let missing = load_dir(&tmp.path().join("nope"), profile, &Policy::default());
+            assert_eq!(missing.findings[0].code, "path_not_found");
+            assert_eq!(load_dir(&file, profile, &Policy::default()).findings[0].code, "not_a_directory");
+        }
+        assert_eq!(package_from_dir(&tmp.path().join("nope")).unwrap_err().code(), "path_not_found");
+        assert_eq!(package_from_dir(&file).unwrap_err().code(), "not_a_directory");
     }
 
     #[test]

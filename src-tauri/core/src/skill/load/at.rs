@@ -19,9 +19,16 @@ use crate::skill::validate::{self, Needs, Profile};
 
 const READ: OFlags = OFlags::RDONLY.union(OFlags::CLOEXEC).union(OFlags::NOFOLLOW);
 
-/// Opens the skill folder `dir` and walks it.
+/// Opens the skill folder `dir` and walks it. The folder itself may be reached through a symbolic
+/// link (as `fs::metadata` and `fs::read_dir` allow); nothing inside it may be one. Its open says
+/// whether it exists and is a folder, so it costs no separate `stat`.
 pub(super) fn walk_dir(dir: &Path, profile: Profile, out: &mut Vec<PackageFile>) -> Result<(), LoadError> {
-    let fd = rustix::fs::open(dir, READ | OFlags::DIRECTORY, Mode::empty()).map_err(io(dir))?;
+    let root = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::DIRECTORY;
+    let fd = rustix::fs::open(dir, root, Mode::empty()).map_err(|e| match e {
+        rustix::io::Errno::NOENT => LoadError::NotFound(dir.to_path_buf()),
+        rustix::io::Errno::NOTDIR => LoadError::NotADirectory(dir.to_path_buf()),
+        other => io(dir)(other),
+    })?;
     walk(fd, dir, "", 0, profile, out)
 }
 

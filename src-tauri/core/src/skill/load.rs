@@ -214,7 +214,9 @@ fn validation_only(path: String, bytes: Vec<u8>, len: u64, unix_mode: Option<u32
 }
 
 /// First block read of a file needed up to a line: most references fit in it.
-const LINES_BLOCK: usize = 16 * 1024;
+const LINES_BLOCK: usize = 8 * 1024;
+/// Smallest read after the first block.
+const LINES_STEP: usize = 4 * 1024;
 
 /// The part of a `len`-byte file that `needs` asks for (less if the file shrank meanwhile).
 fn read_needed(file: &fs::File, len: usize, needs: Needs) -> std::io::Result<Vec<u8>> {
@@ -232,11 +234,19 @@ fn read_needed(file: &fs::File, len: usize, needs: Needs) -> std::io::Result<Vec
                 if seen >= n || bytes.len() < want {
                     break;
                 }
-                want = (want * 4).min(len);
+                want = (want + next_lines_step(want, seen, n)).min(len);
             }
         }
     }
     Ok(bytes)
+}
+
+/// How many more bytes should hold the `n - seen` lines still needed, judged from the lines per
+/// byte of the `read` bytes so far (a fifth more, and at least [`LINES_STEP`]), so a long reference
+/// is read about as far as its line `n` and no further.
+fn next_lines_step(read: usize, seen: usize, n: usize) -> usize {
+    let estimate = (n - seen).saturating_mul(read) / seen.max(1);
+    (estimate + estimate / 5).max(LINES_STEP)
 }
 
 /// Reads until `buf` holds `want` bytes or the file ends, straight into the vector's spare
@@ -555,6 +565,18 @@ mod tests {
         let head = read_needed(&file, 100_000, Needs::Lines(301)).unwrap();
         assert_eq!(head.len(), LINES_BLOCK);
         assert!(head.iter().filter(|&&b| b == b'\n').count() >= 301);
+    }
+
+    #[test]
+    fn a_reference_with_long_lines_is_read_in_steps_sized_by_its_lines() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("wide.md");
+        let line = format!("{}\n", "w".repeat(99));
+        fs::write(&path, line.repeat(1000)).unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let head = read_needed(&file, 100_000, Needs::Lines(301)).unwrap();
+        let lines = head.iter().filter(|&&b| b == b'\n').count();
+        assert!((301..=380).contains(&lines), "{lines} lines read");
     }
 
     #[test]

@@ -42,7 +42,8 @@ impl PackageFile {
     }
 
     /// A file read only to be validated and dropped: no hash, and `bytes` may be only the head of
-    /// a file of `size` bytes (what the rules look at). Never store or serve such a file.
+    /// a file of `size` bytes (what the rules look at). Never store or serve such a file; the blob
+    /// store refuses it anyway, as it refuses any file whose `sha256` is not a hash.
     pub fn validation_only(
         path: impl Into<String>,
         bytes: Vec<u8>,

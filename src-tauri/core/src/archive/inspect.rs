@@ -350,7 +350,7 @@ fn read_files<'e>(
         };
         let (data, sha256) = read_one(&mut archive, entry).map_err(|f| vec![f])?;
         let unix_mode = entry.raw.unix_mode().map(|m| m & 0o7777);
-        out.push((*entry, PackageFile { path: path.to_string(), bytes: data, unix_mode, sha256 }));
+        out.push((*entry, PackageFile::with_hash(path, data, unix_mode, sha256)));
     }
     Ok(out)
 }

@@ -56,7 +56,7 @@ pub fn parse(text: &str) -> Result<Frontmatter, Vec<Finding>> {
         Some(node) => into_entries(node)?,
     };
     let body = &text[frame.body_start..];
-    let crlf = text.contains('\r') && text.contains("\r\n");
+    let crlf = memchr::memmem::find(text.as_bytes(), b"\r\n").is_some();
     let body = if crlf { body.replace("\r\n", "\n") } else { body.to_string() };
     Ok(Frontmatter { entries, body, body_line: frame.body_line, bom, crlf, findings })
 }

@@ -14,7 +14,10 @@ use crate::skill::files;
 use crate::skill::finding::Finding;
 use crate::skill::package::{Package, PackageFile};
 use crate::skill::policy::Policy;
-use crate::skill::validate::{self, Profile, Scope, Validated};
+use crate::skill::validate::{self, Needs, Profile, Scope, Validated};
+
+#[cfg(unix)]
+mod at;
 
 /// Deepest folder nesting read inside a skill.
 pub const MAX_DEPTH: usize = 16;
@@ -80,20 +83,38 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
     move |source| LoadError::Io { path: path.to_path_buf(), source }
 }
 
-/// Whether the files read get their content hash (only packages that will be stored need it).
+/// How a folder's files are read.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hashing {
-    On,
-    Off,
+enum Reading {
+    /// Every byte, hashed: the package may be stored.
+    Whole,
+    /// Only what the rules of the profile look at ([`validate::needs`]), unhashed: the package is
+    /// validated and dropped inside [`load_dir`], never stored or served.
+    ForRules(Profile),
 }
 
 /// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
 /// with its sha256.
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
-    read_package(dir, Hashing::On)
+    read_package(dir, Reading::Whole)
 }
 
-fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
+fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
+    let mut files = Vec::new();
+    match reading {
+        #[cfg(unix)]
+        Reading::ForRules(profile) => at::walk_dir(dir, profile, &mut files)?,
+        _ => {
+            folder_exists(dir)?;
+            walk(dir, "", 0, reading, &mut files)?;
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Package { folder_name: folder_name(dir), files })
+}
+
+/// `NotFound` or `NotADirectory` before a walk starts, so a bad PATH gets its own code.
+fn folder_exists(dir: &Path) -> Result<(), LoadError> {
     let meta = fs::metadata(dir).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
         _ => LoadError::Io { path: dir.to_path_buf(), source: e },
@@ -101,17 +122,14 @@ fn read_package(dir: &Path, hashing: Hashing) -> Result<Package, LoadError> {
     if !meta.is_dir() {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
-    let mut files = Vec::new();
-    walk(dir, "", 0, hashing, &mut files)?;
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Package { folder_name: folder_name(dir), files })
+    Ok(())
 }
 
 fn walk(
     abs: &Path,
     rel: &str,
     depth: usize,
-    hashing: Hashing,
+    reading: Reading,
     out: &mut Vec<PackageFile>,
 ) -> Result<(), LoadError> {
     if depth > MAX_DEPTH {
@@ -120,7 +138,7 @@ fn walk(
     for entry in fs::read_dir(abs).map_err(io(abs))? {
         let entry = entry.map_err(io(abs))?;
         let name = entry.file_name().into_string().map_err(|_| LoadError::NonUtf8Name(entry.path()))?;
-        let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+        let path = child_path(rel, name);
         if files::is_junk(&path) {
             continue;
         }
@@ -128,9 +146,12 @@ fn walk(
         if kind.is_symlink() {
             return Err(LoadError::Symlink(path));
         } else if kind.is_dir() {
-            walk(&entry.path(), &path, depth + 1, hashing, out)?;
+            walk(&entry.path(), &path, depth + 1, reading, out)?;
         } else if kind.is_file() {
-            out.push(read_file(&entry.path(), path, hashing)?);
+            out.push(match reading {
+                Reading::Whole => read_file(&entry.path(), path)?,
+                Reading::ForRules(profile) => read_for_rules(&entry, path, profile)?,
+            });
             if out.len() > MAX_FILES {
                 return Err(LoadError::TooManyFiles);
             }
@@ -139,9 +160,18 @@ fn walk(
     Ok(())
 }
 
+/// The package path of `name` inside the folder at package path `rel`.
+fn child_path(rel: &str, name: String) -> String {
+    if rel.is_empty() {
+        name
+    } else {
+        format!("{rel}/{name}")
+    }
+}
+
 /// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
 /// its reads.
-fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, LoadError> {
+fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
     let mut file = fs::File::open(abs).map_err(io(abs))?;
     let meta = file.metadata().map_err(io(abs))?;
     if meta.len() > MAX_FILE_BYTES {
@@ -149,10 +179,98 @@ fn read_file(abs: &Path, path: String, hashing: Hashing) -> Result<PackageFile, 
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.read_to_end(&mut bytes).map_err(io(abs))?;
-    Ok(match hashing {
-        Hashing::On => PackageFile::new(path, bytes, unix_mode(&meta)),
-        Hashing::Off => PackageFile { path, bytes, unix_mode: unix_mode(&meta), sha256: String::new() },
-    })
+    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
+}
+
+/// Reads what the rules of `profile` look at (the portable walk; Unix uses [`at`]): a file they
+/// only size costs one `stat` relative to its folder; any other an open, an fstat and the reads of
+/// its needed head (one `read` for most).
+fn read_for_rules(entry: &fs::DirEntry, path: String, profile: Profile) -> Result<PackageFile, LoadError> {
+    let needs = validate::needs(&path, profile);
+    if needs == Needs::Head(0) {
+        let meta = entry.metadata().map_err(io(&entry.path()))?;
+        within_limit(&path, meta.len())?;
+        return Ok(validation_only(path, Vec::new(), meta.len(), unix_mode(&meta)));
+    }
+    let abs = entry.path();
+    let file = fs::File::open(&abs).map_err(io(&abs))?;
+    let meta = file.metadata().map_err(io(&abs))?;
+    within_limit(&path, meta.len())?;
+    let bytes = read_needed(&file, meta.len() as usize, needs).map_err(io(&abs))?;
+    Ok(validation_only(path, bytes, meta.len(), unix_mode(&meta)))
+}
+
+fn within_limit(path: &str, len: u64) -> Result<(), LoadError> {
+    if len > MAX_FILE_BYTES {
+        return Err(LoadError::FileTooLarge { path: path.to_string(), bytes: len });
+    }
+    Ok(())
+}
+
+/// A file of `len` bytes of which `bytes` were read (more if it grew meanwhile).
+fn validation_only(path: String, bytes: Vec<u8>, len: u64, unix_mode: Option<u32>) -> PackageFile {
+    let size = len.max(bytes.len() as u64);
+    PackageFile::validation_only(path, bytes, size, unix_mode)
+}
+
+/// First block read of a file needed up to a line: most references fit in it.
+const LINES_BLOCK: usize = 8 * 1024;
+/// Smallest read after the first block.
+const LINES_STEP: usize = 4 * 1024;
+
+/// The part of a `len`-byte file that `needs` asks for (less if the file shrank meanwhile).
+fn read_needed(file: &fs::File, len: usize, needs: Needs) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    match needs {
+        Needs::All => fill(file, &mut bytes, len)?,
+        Needs::Head(n) => fill(file, &mut bytes, n.min(len))?,
+        Needs::Lines(n) => {
+            let mut seen = 0;
+            let mut want = LINES_BLOCK.min(len);
+            while bytes.len() < len {
+                let from = bytes.len();
+                fill(file, &mut bytes, want)?;
+                seen += memchr::memchr_iter(b'\n', &bytes[from..]).count();
+                if seen >= n || bytes.len() < want {
+                    break;
+                }
+                want = (want + next_lines_step(want, seen, n)).min(len);
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// How many more bytes should hold the `n - seen` lines still needed, judged from the lines per
+/// byte of the `read` bytes so far (a fifth more, and at least [`LINES_STEP`]), so a long reference
+/// is read about as far as its line `n` and no further.
+fn next_lines_step(read: usize, seen: usize, n: usize) -> usize {
+    let estimate = (n - seen).saturating_mul(read) / seen.max(1);
+    (estimate + estimate / 5).max(LINES_STEP)
+}
+
+/// Reads until `buf` holds `want` bytes or the file ends, straight into the vector's spare
+/// capacity (no zeroing, one `read` per call for a file in the page cache).
+#[cfg(unix)]
+fn fill(file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    use rustix::buffer::spare_capacity;
+    buf.reserve_exact(want.saturating_sub(buf.len()));
+    while buf.len() < want {
+        match rustix::io::read(file, spare_capacity(buf)) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn fill(mut file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    let more = want.saturating_sub(buf.len()) as u64;
+    buf.reserve_exact(more as usize);
+    (&mut file).take(more).read_to_end(buf).map(drop)
 }
 
 #[cfg(unix)]
@@ -194,9 +312,10 @@ fn is_normal_absolute(dir: &Path) -> bool {
 }
 
 /// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
-/// The package is validated and dropped, so its files are not hashed.
+/// The package is validated and dropped, so its files are not hashed, and of each file only what
+/// the profile's rules look at is read (the sizes in the skill's manifest are the files' own).
 pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
-    match read_package(dir, Hashing::Off) {
+    match read_package(dir, Reading::ForRules(profile)) {
         Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }
@@ -243,7 +362,8 @@ pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
 /// A file for the level-1 package, which is validated and dropped: nothing is stored, so its
 /// content hash is never needed and not computed.
 fn unhashed(path: &str, bytes: Vec<u8>) -> PackageFile {
-    PackageFile { path: path.to_string(), bytes, unix_mode: None, sha256: String::new() }
+    let size = bytes.len() as u64;
+    PackageFile::validation_only(path, bytes, size, None)
 }
 
 fn missing_skill_md(dir: &Path) -> Finding {
@@ -411,6 +531,136 @@ mod tests {
         let v = read_index_entry(tmp.path(), Profile::Skillcase);
         assert_eq!(v.findings[0].code, "skill_md_missing");
         assert!(v.skill.is_none());
+    }
+
+    #[test]
+    fn a_validated_folder_keeps_whole_sizes_of_files_read_in_part() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("assets")).unwrap();
+        fs::write(dir.join("assets/data.bin"), vec![7u8; 100_000]).unwrap();
+        fs::write(dir.join("references/long.md"), "a line of a long reference\n".repeat(2000)).unwrap();
+        let v = load_dir(&dir, Profile::Standard, &Policy::default());
+        let sizes: Vec<(&str, u64)> =
+            v.skill.as_ref().unwrap().files.iter().map(|f| (f.path.as_str(), f.size)).collect();
+        assert_eq!(
+            sizes,
+            [
+                ("SKILL.md", SKILL_MD.len() as u64),
+                ("assets/data.bin", 100_000),
+                ("references/a.md", 3),
+                ("references/long.md", 54_000)
+            ]
+        );
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["reference_without_toc"]);
+    }
+
+    #[test]
+    fn a_reference_is_read_only_up_to_the_lines_the_rules_need() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("long.md");
+        fs::write(&path, "twenty bytes a line\n".repeat(5000)).unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let head = read_needed(&file, 100_000, Needs::Lines(301)).unwrap();
+        assert_eq!(head.len(), LINES_BLOCK);
+        assert!(head.iter().filter(|&&b| b == b'\n').count() >= 301);
+    }
+
+    #[test]
+    fn a_reference_with_long_lines_is_read_in_steps_sized_by_its_lines() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("wide.md");
+        let line = format!("{}\n", "w".repeat(99));
+        fs::write(&path, line.repeat(1000)).unwrap();
+        let file = fs::File::open(&path).unwrap();
+        let head = read_needed(&file, 100_000, Needs::Lines(301)).unwrap();
+        let lines = head.iter().filter(|&&b| b == b'\n').count();
+        assert!((301..=380).contains(&lines), "{lines} lines read");
+    }
+
+    #[test]
+    fn a_short_reference_and_a_whole_file_are_read_completely() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let path = tmp.path().join("short.md");
+        let text = "x\n".repeat(300).repeat(20);
+        fs::write(&path, &text).unwrap();
+        let read = |needs| read_needed(&fs::File::open(&path).unwrap(), text.len(), needs).unwrap();
+        assert_eq!(read(Needs::All), text.as_bytes());
+        assert_eq!(read(Needs::Lines(6001)), text.as_bytes());
+        assert_eq!(read(Needs::Head(2)), b"x\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_shebang_is_still_seen_when_only_heads_are_read() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("tools")).unwrap();
+        fs::write(dir.join("tools/run"), "#!/bin/sh\necho hi\n").unwrap();
+        let v = load_dir(&dir, Profile::Skillcase, &Policy::default());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["executable_content"]);
+        assert_eq!(v.findings[0].file, "tools/run");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_unix_walk_reads_what_the_portable_walk_reads() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir_all(dir.join("references/deep")).unwrap();
+        fs::write(dir.join("references/deep/long.md"), "line\n".repeat(900)).unwrap();
+        fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
+        fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
+        fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        for profile in [Profile::Standard, Profile::Skillcase] {
+            let (mut portable, mut unix) = (Vec::new(), Vec::new());
+            walk(&dir, "", 0, Reading::ForRules(profile), &mut portable).unwrap();
+            at::walk_dir(&dir, profile, &mut unix).unwrap();
+            portable.sort_by(|a, b| a.path.cmp(&b.path));
+            unix.sort_by(|a, b| a.path.cmp(&b.path));
+            assert_eq!(portable, unix);
+            assert_eq!(unix.len(), 5);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_unix_walk_refuses_a_symlink() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("references/host.md")).unwrap();
+        let v = load_dir(&dir, Profile::Standard, &Policy::default());
+        assert_eq!(v.findings[0].code, "symlink");
+        assert_eq!(v.findings[0].file, "references/host.md");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_folder_reached_through_a_symlink_is_validated() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let link = tmp.path().join("linked");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let v = load_dir(&link, Profile::Standard, &Policy::default());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["name_mismatch"]);
+        assert_eq!(v.skill.unwrap().files.len(), 2);
+    }
+
+    #[test]
+    fn a_missing_folder_and_a_file_get_their_own_codes() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let file = tmp.path().join("SKILL.md");
+        fs::write(&file, SKILL_MD).unwrap();
+        for profile in [Profile::Standard, Profile::Skillcase] {
+            let missing = load_dir(&tmp.path().join("nope"), profile, &Policy::default());
+            assert_eq!(missing.findings[0].code, "path_not_found");
+            assert_eq!(load_dir(&file, profile, &Policy::default()).findings[0].code, "not_a_directory");
+        }
+        assert_eq!(package_from_dir(&tmp.path().join("nope")).unwrap_err().code(), "path_not_found");
+        assert_eq!(package_from_dir(&file).unwrap_err().code(), "not_a_directory");
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reports = validate_all(&dirs, args.profile);
     let summary = summarise(&reports);
     let failed = summary.invalid > 0;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     match args.format {
         Format::Json => {
             let out = Output { profile: args.profile.as_str(), skills: &reports, summary };
@@ -83,30 +83,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Format::Text => print_text(&mut stdout, &reports, &summary, colour_wanted())?,
     }
+    stdout.flush()?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Validates the folders on all cores, keeping the reports in the order of `dirs`. Each thread
-/// takes the next folder as it finishes one, so a few large skills do not leave a core idle.
+/// (the calling one included, so one core costs no thread) takes the next folder as it finishes
+/// one, so a few large skills do not leave a core idle.
 fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
     let policy = Policy::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(dirs.len()).max(1);
     let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(dir) = dirs.get(i) else { return mine };
+            mine.push((i, report(dir, validate_path(dir, profile, &policy))));
+        }
+    };
     let mut done: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                let (policy, next) = (&policy, &next);
-                scope.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(dir) = dirs.get(i) else { return mine };
-                        mine.push((i, report(dir, validate_path(dir, profile, policy))));
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect()
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
+        for helper in helpers {
+            all.extend(helper.join().expect("a validation thread panicked"));
+        }
+        all
     });
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
@@ -133,15 +135,17 @@ fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
     }
 }
 
+/// Looks at the extension first, so a folder costs no `stat` here.
 fn is_package_file(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    path.is_file() && matches!(ext.as_deref(), Some("zip" | "skill"))
+    matches!(ext.as_deref(), Some("zip" | "skill")) && path.is_file()
 }
 
 /// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the
-/// loader reports it), else every folder below it holding one.
+/// loader reports it), else every folder below it holding one. A skill folder costs one `stat`
+/// here: holding SKILL.md already makes it a directory.
 fn skill_dirs(path: &Path) -> Vec<PathBuf> {
-    if !path.is_dir() || is_skill_dir(path) {
+    if is_skill_dir(path) || !path.is_dir() {
         return vec![path.to_path_buf()];
     }
     let mut found = Vec::new();

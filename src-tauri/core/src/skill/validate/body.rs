@@ -16,6 +16,9 @@ const RECOMMENDED_TOKENS: usize = 5000;
 const SKILLCASE_LINES: usize = 200;
 /// A2: references over 300 lines should open with a table of contents.
 const TOC_LINES: usize = 300;
+/// How many line breaks of a reference the rules read: one past [`TOC_LINES`] decides "longer",
+/// and the table of contents sits within the first [`TOC_HEAD_LINES`].
+pub(super) const REFERENCE_LINES_READ: usize = TOC_LINES + 1;
 /// How many lines from the top may hold that table of contents.
 const TOC_HEAD_LINES: usize = 60;
 
@@ -41,7 +44,9 @@ fn length(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         let msg = format!("the body has {lines} lines (over {SKILLCASE_LINES})");
         out.push(Finding::warning("body_long", ctx.file, msg).hint(hint));
     }
-    let tokens = ctx.fm.body.chars().count() / 4;
+    // Characters never outnumber bytes, so a body under that many bytes is not counted.
+    let may_exceed = ctx.fm.body.len() >= (RECOMMENDED_TOKENS + 1) * 4;
+    let tokens = if may_exceed { ctx.fm.body.chars().count() / 4 } else { 0 };
     if tokens > RECOMMENDED_TOKENS {
         let msg = format!("the body is about {tokens} tokens; keep it under about {RECOMMENDED_TOKENS}");
         out.push(Finding::warning("body_too_many_tokens", ctx.file, msg).hint(hint));
@@ -90,50 +95,76 @@ fn has_more_lines_than(bytes: &[u8], n: usize) -> bool {
     })
 }
 
-/// The number of `\n` bytes, eight at a time (a SWAR count: each zero byte of `word ^ 0x0a..0a`
-/// is one newline).
+/// The number of `\n` bytes (memchr's vectorised count).
 fn newlines(bytes: &[u8]) -> usize {
-    const NL: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
-    let mut words = bytes.chunks_exact(8);
-    let mut count = 0;
-    for word in &mut words {
-        let x = u64::from_ne_bytes(word.try_into().expect("chunks_exact(8) yields 8 bytes")) ^ NL;
-        // High bit of each byte set exactly when that byte of x is zero (no carries across bytes).
-        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
-        count += zero.count_ones() as usize;
-    }
-    count + words.remainder().iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// The first lines of a file as text (only the head is searched for a table of contents).
 fn head_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    let end = bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'\n')
-        .nth(TOC_HEAD_LINES)
-        .map_or(bytes.len(), |(i, _)| i);
-    String::from_utf8_lossy(&bytes[..end])
+    let head = &bytes[..memchr::memchr_iter(b'\n', bytes).nth(TOC_HEAD_LINES).unwrap_or(bytes.len())];
+    // `from_utf8` checks ASCII a word at a time; the lossy walk is only for a broken head.
+    std::str::from_utf8(head).map_or_else(|_| String::from_utf8_lossy(head), std::borrow::Cow::Borrowed)
 }
+
+/// Words that, opening a line near the top (after `#`, `*` or blanks, any case), name a table of
+/// contents.
+const TOC_WORDS: [&str; 7] =
+    ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"];
 
 /// A heading or line naming contents near the top, or several links to `#anchors`.
 fn has_toc(text: &str) -> bool {
-    let head: Vec<&str> = text.lines().take(TOC_HEAD_LINES).collect();
-    let named = head.iter().any(|l| {
-        let l = l.trim_start_matches(['#', ' ', '*']);
-        ["contents", "table of contents", "toc", "índice", "indice", "sumário", "sumario"]
-            .iter()
-            .any(|w| starts_with_lowercased(l, w))
-    });
-    named || head.iter().filter(|l| l.contains("](#")).count() >= 3
+    let anchor = memchr::memmem::Finder::new("](#");
+    let mut lowered = String::new();
+    let mut anchors = 0;
+    for line in lines(text).take(TOC_HEAD_LINES) {
+        if names_contents(line.trim_start_matches(['#', ' ', '*']), &mut lowered) {
+            return true;
+        }
+        anchors += usize::from(anchor.find(line.as_bytes()).is_some());
+    }
+    anchors >= 3
 }
 
-/// True when the first 20 characters of `line`, lowercased, start with `word` (itself lowercase);
-/// compared lazily, so most lines are rejected at their first character without allocating.
-fn starts_with_lowercased(line: &str, word: &str) -> bool {
-    let mut lowered = line.chars().take(20).flat_map(char::to_lowercase);
-    word.chars().all(|w| lowered.next() == Some(w))
+/// True when `line`, lowercased, starts with one of [`TOC_WORDS`]. A line whose ASCII first
+/// character starts none of them is rejected before anything is lowered.
+fn names_contents(line: &str, lowered: &mut String) -> bool {
+    match line.chars().next() {
+        None => return false,
+        Some(c) if c.is_ascii() && !matches!(c.to_ascii_lowercase(), 'c' | 't' | 'i' | 's') => return false,
+        Some(_) => {}
+    }
+    lowercase_prefix(line, lowered);
+    TOC_WORDS.iter().any(|w| lowered.starts_with(w))
+}
+
+/// What `str::lines` yields, with each line end found by memchr's vectorised search.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => (rest[..i].strip_suffix('\r').unwrap_or(&rest[..i]), &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
+/// The first 20 characters of `line`, lowercased, into `out` (reused across lines; ASCII is
+/// lowered without the Unicode tables).
+fn lowercase_prefix(line: &str, out: &mut String) {
+    out.clear();
+    for c in line.chars().take(20) {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
 }
 
 fn required_references(ctx: &Ctx<'_>, config: &SkillConfig, out: &mut Vec<Finding>) {
@@ -261,6 +292,14 @@ mod tests {
             ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n\n", "ünï\ncödé\n😀", &"x\n".repeat(77)];
         for text in texts {
             assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lines_agree_with_str_lines() {
+        let texts = ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\r", "a\r\r\n", "\n\n\n", "ünï\r\ncödé"];
+        for text in texts {
+            assert_eq!(lines(text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>(), "{text:?}");
         }
     }
 

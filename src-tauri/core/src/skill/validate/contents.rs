@@ -9,6 +9,8 @@ use crate::skill::package::PackageFile;
 /// Anthropic's upload limits (claude profile).
 const CLAUDE_MAX_FILES: u64 = 200;
 const CLAUDE_MAX_BYTES: u64 = 30 * 1024 * 1024;
+/// How much of a file the executable check reads (`#!`).
+pub(super) const SHEBANG_BYTES: usize = 2;
 
 /// Checks file count, sizes, asset extensions, executable content and (claude) the layout.
 pub(super) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
@@ -68,7 +70,7 @@ fn counts(ctx: &Ctx<'_>, max_files: u64, max_total: u64, whose: &str, out: &mut 
 
 fn per_file(ctx: &Ctx<'_>, file: &PackageFile, out: &mut Vec<Finding>) {
     let limits = &ctx.policy.limits;
-    let bytes = file.bytes.len() as u64;
+    let bytes = file.size;
     if bytes > limits.max_file_bytes {
         out.push(
             Finding::error(
@@ -95,7 +97,7 @@ fn per_file(ctx: &Ctx<'_>, file: &PackageFile, out: &mut Vec<Finding>) {
             .hint(format!("allowed asset extensions: {}", limits.asset_extensions.join(" "))),
         );
     }
-    let head = &file.bytes[..file.bytes.len().min(2)];
+    let head = &file.bytes[..file.bytes.len().min(SHEBANG_BYTES)];
     if !ctx.policy.allow_executable && files::is_executable(&file.path, head, file.unix_mode) {
         out.push(
             Finding::error(

@@ -93,6 +93,29 @@ pub enum Scope {
     Index { has_scripts: bool },
 }
 
+/// How much of a file the rules of a profile read, so a loader that only validates reads no more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// The whole content (SKILL.md, `skill.config.yaml`).
+    All,
+    /// The content up to and including its n-th line break (all of it when it has fewer).
+    Lines(usize),
+    /// The first n bytes; 0 when only the file's path, size and mode matter.
+    Head(usize),
+}
+
+/// What the rules of `profile` read of the file at `path`: SKILL.md and the config whole, a
+/// reference up to the line that makes it "long" (its table of contents sits above), and of any
+/// other file only the shebang bytes the `skillcase` executable check looks at.
+pub fn needs(path: &str, profile: Profile) -> Needs {
+    match path {
+        "SKILL.md" | "skill.md" | CONFIG_FILE => Needs::All,
+        _ if path.starts_with("references/") => Needs::Lines(body::REFERENCE_LINES_READ),
+        _ if profile == Profile::Skillcase => Needs::Head(contents::SHEBANG_BYTES),
+        _ => Needs::Head(0),
+    }
+}
+
 /// Validates a whole package under `profile`. The returned skill's `dir` is empty; the folder
 /// loader fills it in.
 pub fn validate_package(pkg: &Package, profile: Profile, policy: &Policy) -> Validated {
@@ -115,7 +138,8 @@ pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: 
     let mut config_findings = Vec::new();
     let config_entries = config_entries(pkg, &mut config_findings);
     let ctx = Ctx { pkg, profile, policy, fm: &fm, file, scope, config_entries: config_entries.as_deref() };
-    let skill = ctx.check(config_findings, &mut findings);
+    let mut skill = ctx.check(config_findings, &mut findings);
+    skill.body = fm.body;
     Validated { skill: Some(skill), findings: sorted(findings) }
 }
 
@@ -160,7 +184,8 @@ impl Ctx<'_> {
             metadata: std_fields.metadata,
             allowed_tools: std_fields.allowed_tools,
             dir: PathBuf::new(),
-            body: self.fm.body.clone(),
+            // Moved in by `validate_scoped` once the rules are done with it (no copy of the body).
+            body: String::new(),
             config,
             skill_type,
             files: match self.scope {
@@ -214,7 +239,7 @@ impl Ctx<'_> {
             .iter()
             .map(|f| SkillFile {
                 path: f.path.clone(),
-                size: f.bytes.len() as u64,
+                size: f.size,
                 kind: files::kind_of(&f.path),
                 infrastructure: files::is_infrastructure(&f.path),
             })

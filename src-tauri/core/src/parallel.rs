@@ -5,50 +5,36 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Applies `work` to every item on up to one thread per core, keeping the input order, and
-/// calls `progress(done)` from the worker threads as items finish.
+/// Applies `work` to every item on up to one thread per core (the calling thread is one of them,
+/// so a single core costs no thread), keeping the input order, and calls `progress(done)` as
+/// items finish.
 pub fn map<T: Sync, R: Send>(
     items: &[T],
     work: impl Fn(&T) -> R + Sync,
     progress: impl Fn(usize) + Sync,
 ) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
-    if items.len() < 64 || threads == 1 {
-        return items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let r = work(item);
-                progress(i + 1);
-                r
-            })
-            .collect();
-    }
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8).min(items.len());
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
-    let chunks: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= items.len() {
-                            return out;
-                        }
-                        out.push((i, work(&items[i])));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a parallel worker panicked")).collect()
+    let take = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { return mine };
+            mine.push((i, work(item)));
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        }
+    };
+    let mut all: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        let mut all = take();
+        for helper in helpers {
+            all.extend(helper.join().expect("a parallel worker panicked"));
+        }
+        all
     });
-    for (i, r) in chunks.into_iter().flatten() {
-        slots[i] = Some(r);
-    }
-    slots.into_iter().map(|r| r.expect("every item was processed")).collect()
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]
@@ -60,6 +46,12 @@ mod tests {
         let items: Vec<u32> = (0..500).collect();
         let doubled = map(&items, |n| n * 2, |_| {});
         assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn no_items_and_one_item_need_no_thread() {
+        assert_eq!(map(&[] as &[u32], |n| n + 1, |_| {}), Vec::<u32>::new());
+        assert_eq!(map(&[41], |n| n + 1, |_| {}), [42]);
     }
 
     #[test]

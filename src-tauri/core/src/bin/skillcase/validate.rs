@@ -8,10 +8,10 @@ use crate::format::Format;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 use skillcase_core::archive;
+use skillcase_core::parallel;
 use skillcase_core::skill::files;
 use skillcase_core::skill::finding::{Finding, Severity};
 use skillcase_core::skill::load;
@@ -87,31 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Validates the folders on all cores, keeping the reports in the order of `dirs`. Each thread
-/// (the calling one included, so one core costs no thread) takes the next folder as it finishes
-/// one, so a few large skills do not leave a core idle.
+/// Validates the folders on all cores, keeping the reports in the order of `dirs`.
 fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
     let policy = Policy::default();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(dirs.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(dir) = dirs.get(i) else { return mine };
-            mine.push((i, report(dir, validate_path(dir, profile, &policy))));
-        }
-    };
-    let mut done: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
-        for helper in helpers {
-            all.extend(helper.join().expect("a validation thread panicked"));
-        }
-        all
-    });
-    done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+    parallel::map(dirs, |dir| report(dir, validate_path(dir, profile, &policy)), |_| {})
 }
 
 /// A folder goes through the loader, a package file through the zip inspector.

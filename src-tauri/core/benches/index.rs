@@ -126,20 +126,27 @@ fn raw_floor_parallel(dirs: &[PathBuf]) -> usize {
     parallel::map(dirs, |dir| raw_floor(std::slice::from_ref(dir)), |_| {}).into_iter().sum()
 }
 
-/// The valid skills among `dirs`, read with the fast level-1 loader on every core, as the
-/// library's listing pass reads them.
-fn read_valid(dirs: &[PathBuf]) -> Vec<Skill> {
-    parallel::map(dirs, |dir| read_index_entry(dir, Profile::Skillcase), |_| {})
-        .into_iter()
-        .filter(|v| v.is_valid())
-        .filter_map(|v| v.skill)
-        .collect()
+/// How the folders are read: spread over the cores (the library's listing pass) or one after
+/// the other on the calling thread (the like-for-like comparison with the single-threaded floor).
+#[derive(Clone, Copy)]
+enum Threads {
+    AllCores,
+    One,
 }
 
-/// The whole level-1 path: fast index entry per folder (on every core), valid skills kept,
-/// index rendered.
-fn level1_from_disk(dirs: &[PathBuf], format: IndexFormat) -> usize {
-    let skills = read_valid(dirs);
+/// The valid skills among `dirs`, read with the fast level-1 loader.
+fn read_valid(dirs: &[PathBuf], threads: Threads) -> Vec<Skill> {
+    let entry = |dir: &PathBuf| read_index_entry(dir, Profile::Skillcase);
+    let read = match threads {
+        Threads::AllCores => parallel::map(dirs, entry, |_| {}),
+        Threads::One => dirs.iter().map(entry).collect(),
+    };
+    read.into_iter().filter(|v| v.is_valid()).filter_map(|v| v.skill).collect()
+}
+
+/// The whole level-1 path: fast index entry per folder, valid skills kept, index rendered.
+fn level1_from_disk(dirs: &[PathBuf], format: IndexFormat, threads: Threads) -> usize {
+    let skills = read_valid(dirs, threads);
     assert_eq!(skills.len(), dirs.len(), "every generated skill is valid");
     index(&skills, format, DEFAULT_BUDGET).text.len()
 }
@@ -157,10 +164,13 @@ fn from_disk(c: &mut Criterion) {
         b.iter(|| lookup_floor(black_box(&dirs)))
     });
     group.bench_function("level1_agentskills", |b| {
-        b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Agentskills))
+        b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Agentskills, Threads::AllCores))
+    });
+    group.bench_function("level1_agentskills_one_thread", |b| {
+        b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Agentskills, Threads::One))
     });
     group.bench_function("level1_skillcase", |b| {
-        b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Skillcase))
+        b.iter(|| level1_from_disk(black_box(&dirs), IndexFormat::Skillcase, Threads::AllCores))
     });
     group.finish();
 }
@@ -191,7 +201,12 @@ fn from_disk_cpu(c: &mut Criterion) {
         b.iter_custom(|n| cpu_iters(n, || lookup_floor(&dirs)))
     });
     group.bench_function("level1_agentskills", |b| {
-        b.iter_custom(|n| cpu_iters(n, || level1_from_disk(&dirs, IndexFormat::Agentskills)))
+        b.iter_custom(|n| {
+            cpu_iters(n, || level1_from_disk(&dirs, IndexFormat::Agentskills, Threads::AllCores))
+        })
+    });
+    group.bench_function("level1_agentskills_one_thread", |b| {
+        b.iter_custom(|n| cpu_iters(n, || level1_from_disk(&dirs, IndexFormat::Agentskills, Threads::One)))
     });
     group.finish();
 }

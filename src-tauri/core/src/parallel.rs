@@ -5,36 +5,48 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Items a thread claims at once: many claims per thread, so a few large skills never leave a
+/// core idle, yet few enough that the shared counters are not bounced between cores per item.
+fn claim_len(items: usize, threads: usize) -> usize {
+    (items / (threads * 32)).clamp(1, 64)
+}
+
 /// Applies `work` to every item on up to one thread per core (the calling thread is one of them,
 /// so a single core costs no thread), keeping the input order, and calls `progress(done)` as
-/// items finish.
+/// items finish. Results stay in their claim's vector until the claims are put back in order,
+/// so keeping the order sorts a few claims, not every (often large) result.
 pub fn map<T: Sync, R: Send>(
     items: &[T],
     work: impl Fn(&T) -> R + Sync,
     progress: impl Fn(usize) + Sync,
 ) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8).min(items.len());
+    let claim = claim_len(items.len(), threads.max(1));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let take = || {
-        let mut mine = Vec::new();
+        let mut claims = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { return mine };
-            mine.push((i, work(item)));
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            let start = next.fetch_add(claim, Ordering::Relaxed);
+            let Some(mine) = items.get(start..(start + claim).min(items.len())) else { return claims };
+            claims.push((start, mine.iter().map(&work).collect::<Vec<R>>()));
+            progress(done.fetch_add(mine.len(), Ordering::Relaxed) + mine.len());
         }
     };
-    let mut all: Vec<(usize, R)> = std::thread::scope(|scope| {
+    let mut claims = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
-        let mut all = take();
+        let mut claims = take();
         for helper in helpers {
-            all.extend(helper.join().expect("a parallel worker panicked"));
+            claims.extend(helper.join().expect("a parallel worker panicked"));
         }
-        all
+        claims
     });
-    all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    claims.sort_unstable_by_key(|(start, _)| *start);
+    let mut out = Vec::with_capacity(items.len());
+    for (_, results) in claims {
+        out.extend(results);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -66,5 +78,28 @@ mod tests {
             },
         );
         assert_eq!(highest.into_inner(), 300);
+    }
+
+    #[test]
+    fn claims_that_do_not_divide_the_items_still_cover_each_once_in_order() {
+        let items: Vec<u32> = (0..10_007).collect();
+        let calls = AtomicUsize::new(0);
+        let out = map(
+            &items,
+            |n| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                n + 1
+            },
+            |_| {},
+        );
+        assert_eq!(calls.into_inner(), 10_007);
+        assert_eq!(out, (1..10_008).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn claims_are_small_enough_to_share_and_never_empty() {
+        assert_eq!(claim_len(1, 2), 1);
+        assert_eq!(claim_len(142, 2), 2);
+        assert_eq!(claim_len(10_000, 2), 64);
     }
 }

@@ -10,6 +10,8 @@
 //!   `lookup_floor`, adds the two look-ups level 1 cannot skip (is there a `skill.config.yaml`?
 //!   a `scripts/`? — they decide the config and the type), so the file-system share of the
 //!   level-1 time can be told apart from the parsing, validation and rendering share.
+//! - `index_entry_in_memory`: the rules level 1 runs on one folder's frontmatter (and config),
+//!   without the file system, so the CPU share of `read_index_entry` can be read directly.
 //! - `index_10k_from_disk_cpu`: the single-threaded floors and level 1, timed in CPU time of the
 //!   whole process (every thread) instead of wall time, which other work on a shared machine
 //!   disturbs far less, and which shows what spreading the work over the cores costs.
@@ -24,7 +26,9 @@ use skillcase_core::parallel;
 use skillcase_core::skill::disclosure::{index, IndexFormat, DEFAULT_BUDGET};
 use skillcase_core::skill::load::read_index_entry;
 use skillcase_core::skill::model::{Skill, SkillConfig, SkillFile, SkillType};
-use skillcase_core::skill::validate::Profile;
+use skillcase_core::skill::package::{Package, PackageFile};
+use skillcase_core::skill::policy::Policy;
+use skillcase_core::skill::validate::{validate_scoped, Profile, Scope};
 
 const SKILLS: usize = 10_000;
 
@@ -82,18 +86,53 @@ fn write_library(root: &Path) -> Vec<PathBuf> {
             let name = format!("skill-{i:05}");
             let dir = root.join(&name);
             std::fs::create_dir_all(&dir).unwrap();
-            let skill_md = format!(
-                "---\nname: {name}\ndescription: Answers questions about topic {i} and its edge cases. Use when the \
-                 customer asks about frete, prazo or devolução for order type {i}.\nlicense: MIT\n\
-                 metadata:\n  author: bench\n  team: support\n---\n# Topic {i}\n\n{body}"
-            );
+            let skill_md = format!("{}# Topic {i}\n\n{body}", frontmatter(i));
             std::fs::write(dir.join("SKILL.md"), skill_md).unwrap();
             if i % 10 == 0 {
-                std::fs::write(dir.join("skill.config.yaml"), "category: vendas\ntags: [preco, frete]\n").unwrap();
+                std::fs::write(dir.join("skill.config.yaml"), "category: vendas\ntags: [preco, frete]\n")
+                    .unwrap();
             }
             dir
         })
         .collect()
+}
+
+/// The frontmatter of generated skill `i`, as `write_library` writes it (level 1 reads no body).
+fn frontmatter(i: usize) -> String {
+    let name = format!("skill-{i:05}");
+    format!(
+        "---\nname: {name}\ndescription: Answers questions about topic {i} and its edge cases. Use when the \
+         customer asks about frete, prazo or devolução for order type {i}.\nlicense: MIT\n\
+         metadata:\n  author: bench\n  team: support\n---\n"
+    )
+}
+
+fn entry_in_memory(c: &mut Criterion) {
+    let policy = Policy::default();
+    let scope = Scope::Index { has_scripts: false };
+    let package = |config: Option<&str>| {
+        let mut files =
+            vec![PackageFile::validation_only("SKILL.md", frontmatter(7).into_bytes(), 4096, None)];
+        if let Some(config) = config {
+            files.push(PackageFile::validation_only(
+                "skill.config.yaml",
+                config.into(),
+                config.len() as u64,
+                None,
+            ));
+        }
+        Package { folder_name: Some("skill-00007".into()), files }
+    };
+    let mut group = c.benchmark_group("index_entry_in_memory");
+    let plain = package(None);
+    group.bench_function("frontmatter_only", |b| {
+        b.iter(|| validate_scoped(black_box(&plain), Profile::Skillcase, &policy, scope))
+    });
+    let configured = package(Some("category: vendas\ntags: [preco, frete]\n"));
+    group.bench_function("with_config", |b| {
+        b.iter(|| validate_scoped(black_box(&configured), Profile::Skillcase, &policy, scope))
+    });
+    group.finish();
 }
 
 /// The floor: open each SKILL.md and read its first 4 KB, nothing else.
@@ -211,5 +250,5 @@ fn from_disk_cpu(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render_index, from_disk, from_disk_cpu);
+criterion_group!(benches, render_index, entry_in_memory, from_disk, from_disk_cpu);
 criterion_main!(benches);

@@ -56,7 +56,8 @@ pub fn parse(text: &str) -> Result<Frontmatter, Vec<Finding>> {
         Some(node) => into_entries(node)?,
     };
     let body = &text[frame.body_start..];
-    let crlf = memchr::memmem::find(text.as_bytes(), b"\r\n").is_some();
+    let crlf = memchr::memchr(b'\r', text.as_bytes()).is_some()
+        && memchr::memmem::find(text.as_bytes(), b"\r\n").is_some();
     let body = if crlf { body.replace("\r\n", "\n") } else { body.to_string() };
     Ok(Frontmatter { entries, body, body_line: frame.body_line, bom, crlf, findings })
 }
@@ -68,20 +69,21 @@ struct Frame {
     body_line: u32,
 }
 
-/// Finds the opening and closing `---` lines without splitting the whole file.
+/// Finds the opening and closing `---` lines without splitting the whole file (memchr per line).
 fn frame(text: &str, bom: bool) -> Result<Frame, Vec<Finding>> {
-    let mut lines = text.split_inclusive('\n');
-    let first = lines.next().unwrap_or("");
-    if !is_delimiter(first) {
+    let line_end =
+        |start: usize| memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+    let first_end = line_end(0);
+    if !is_delimiter(&text[..first_end]) {
         return Err(vec![missing_frontmatter(bom)]);
     }
-    let mut offset = first.len();
-    for (i, line) in lines.enumerate() {
-        if is_delimiter(line) {
-            let body_start = offset + line.len();
-            return Ok(Frame { yaml: first.len()..offset, body_start, body_line: i as u32 + 3 });
+    let (mut start, mut line) = (first_end, 2);
+    while start < text.len() {
+        let end = line_end(start);
+        if is_delimiter(&text[start..end]) {
+            return Ok(Frame { yaml: first_end..start, body_start: end, body_line: line + 1 });
         }
-        offset += line.len();
+        (start, line) = (end, line + 1);
     }
     Err(vec![Finding::error(
         "frontmatter_unclosed",
@@ -94,7 +96,7 @@ fn frame(text: &str, bom: bool) -> Result<Frame, Vec<Finding>> {
 
 /// A line (with or without its line break) that is exactly `---`, trailing blanks allowed.
 fn is_delimiter(line: &str) -> bool {
-    line.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) == "---"
+    line.starts_with("---") && line.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) == "---"
 }
 
 fn missing_frontmatter(bom: bool) -> Finding {

@@ -106,6 +106,10 @@ pub fn plain_kind(text: &str) -> PlainKind {
 
 fn looks_numeric(text: &str) -> bool {
     let t = text.strip_prefix(['+', '-']).unwrap_or(text);
+    // Every number with a digit starts with a digit or `.`; this spares prose a float parse.
+    if !t.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return false;
+    }
     let hex_or_oct = t.strip_prefix("0x").or_else(|| t.strip_prefix("0o"));
     if let Some(digits) = hex_or_oct {
         return !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit());

@@ -20,7 +20,7 @@ pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
     let mut top: Vec<(Key, Node)> = Vec::new();
     let mut nested: Option<(usize, Vec<(Key, Node)>)> = None;
     let mut pending: Option<Key> = None;
-    for (i, raw) in yaml.split('\n').enumerate() {
+    for (i, raw) in lines(yaml).enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let number = i as u32 + 1 + line_offset;
         if line.trim_start_matches(' ').is_empty() {
@@ -51,11 +51,24 @@ pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
     Some(Node { value: Value::Map(top), line, column })
 }
 
+/// The pieces of `text` between `\n`s, as `str::split('\n')` gives them, found with memchr
+/// (the per-line cost of a `char` pattern showed when listing thousands of skills).
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+    ends.map(move |end| {
+        let line = &text[start..end];
+        start = end + 1;
+        line
+    })
+}
+
 /// Where the real parser places a block mapping: the line of its first key, the column just
 /// after that key (where its `:` is).
 fn map_position(entries: &[(Key, Node)]) -> Option<(u32, u32)> {
     let first = &entries.first()?.0;
-    Some((first.line, first.column + first.name.chars().count() as u32))
+    // Keys on the fast path are ASCII, so their length in bytes is their length in characters.
+    Some((first.line, first.column + first.name.len() as u32))
 }
 
 /// Attaches a finished indented block to the key that opened it; a key with no block is an
@@ -84,7 +97,7 @@ fn push(entries: &mut Vec<(Key, Node)>, key: Key, value: Node) -> Option<()> {
 /// `key: value` or `key:` (value `None`) at `indent`.
 fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> {
     let rest = &line[indent..];
-    let colon = rest.find(':')?;
+    let colon = rest.bytes().position(|b| b == b':')?;
     let name = &rest[..colon];
     let simple_key = name.chars().next()?.is_ascii_alphanumeric()
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
@@ -99,7 +112,8 @@ fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> 
     let text = after.strip_prefix(' ')?.trim_start_matches(' ');
     let value_start = line.len() - text.len();
     let text = safe_plain(text)?;
-    let column = line[..value_start].chars().count() as u32 + 1;
+    // Before the value there are only spaces, the ASCII key and `:`, so bytes are characters.
+    let column = value_start as u32 + 1;
     let node = Node { value: Value::Scalar { text: text.to_string(), plain: true }, line: number, column };
     Some((key, Some(node)))
 }
@@ -108,12 +122,21 @@ fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> 
 fn safe_plain(text: &str) -> Option<&str> {
     let text = text.trim_end_matches(' ');
     let first = text.chars().next()?;
+    let bytes = text.as_bytes();
     let ordinary = !INDICATORS.contains(&first)
-        && !text.contains(": ")
-        && !text.contains(" #")
+        && !has_mapping_or_comment_mark(bytes)
         && !text.ends_with(':')
-        && text.chars().all(is_printable);
+        && (bytes.iter().all(|b| (0x20..0x7f).contains(b)) || text.chars().all(is_printable));
     ordinary.then_some(text)
+}
+
+/// True when the value holds `: ` (which would start a mapping) or ` #` (which would start a
+/// comment): one memchr pass instead of two substring searches.
+fn has_mapping_or_comment_mark(bytes: &[u8]) -> bool {
+    memchr::memchr2_iter(b':', b'#', bytes).any(|i| match bytes[i] {
+        b':' => bytes.get(i + 1) == Some(&b' '),
+        _ => i > 0 && bytes[i - 1] == b' ',
+    })
 }
 
 /// YAML's printable set, minus tab (tabs go to the real parser).

@@ -282,8 +282,8 @@ fn name_findings(name: &str, ctx: &Ctx<'_>) -> Vec<Finding> {
         );
     }
     if let Some(folder) = &ctx.pkg.folder_name {
-        let folder_nfkc = nfkc(folder);
-        if folder_nfkc != name {
+        let same = if folder.is_ascii() { folder == name } else { nfkc(folder) == name };
+        if !same {
             err(
                 "name_mismatch",
                 format!("the name `{name}` does not match the folder name `{folder}`"),

@@ -102,8 +102,11 @@ describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {
     await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "2 skills", "search for frete");
     const names = await browser.execute(() => [...document.querySelectorAll("[data-testid=virtual-list] [data-skill]")].map((e) => e.dataset.skill));
     assert.deepEqual(names, ["cotacao-de-frete", "politica-de-frete"]);
-    await fill(browser, '[data-testid="skill-search"]', "");
-    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "11 skills", "clearing the search");
+    await screenshot(browser, "skills-search-filtered-light-en");
+    await click(browser, '[role="search"] .clear');
+    await waitForText(browser, '[data-testid="skill-count"]', (t) => t === "11 skills", "Clear filters");
+    assert.equal(await browser.execute(() => document.querySelector('[data-testid="skill-search"]').value), "");
+    assert.equal(await browser.$('[role="search"] .clear').isExisting(), false, "Clear hides once nothing is filtered");
   });
 
   it("imports a valid zip dropped on the window and reports its version and files", async () => {

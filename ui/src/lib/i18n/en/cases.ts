@@ -22,7 +22,6 @@ export const cases = {
   "cases.filter.anyStatus": "Any status",
   "cases.filter.from": "Opened from",
   "cases.filter.to": "Opened until",
-  "cases.filter.clear": "Clear",
   "cases.list.label": "Cases",
   "cases.list.count": "{shown} of {total}",
   "cases.list.empty.waiting_on_you": "Nothing waits on you. New cases appear here as the AI opens them.",

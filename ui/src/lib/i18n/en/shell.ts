@@ -15,4 +15,5 @@ export const shell = {
   "status.apiFailed": "Agent API is off: {message}",
   "status.loading": "Connecting to the Skillcase engine…",
   "status.error": "The engine did not answer: {message} ({code})",
+  "filters.clear": "Clear filters",
 };

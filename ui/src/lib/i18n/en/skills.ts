@@ -15,7 +15,6 @@ export const skills = {
   "skills.filter.origin": "Origin",
   "skills.filter.type": "Type",
   "skills.filter.validity": "Validity",
-  "skills.filter.clear": "Clear filters",
   "skills.filter.origin.all": "All origins",
   "skills.filter.origin.local": "Local",
   "skills.filter.origin.catalog": "Catalog",

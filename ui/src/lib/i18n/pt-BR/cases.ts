@@ -24,7 +24,6 @@ export const cases: Record<keyof typeof en, string> = {
   "cases.filter.anyStatus": "Qualquer situação",
   "cases.filter.from": "Aberto de",
   "cases.filter.to": "Aberto até",
-  "cases.filter.clear": "Limpar",
   "cases.list.label": "Casos",
   "cases.list.count": "{shown} de {total}",
   "cases.list.empty.waiting_on_you": "Nada aguarda você. Novos casos aparecem aqui quando a IA os abre.",

@@ -17,4 +17,5 @@ export const shell: Record<keyof typeof en, string> = {
   "status.apiFailed": "A API do agente está desligada: {message}",
   "status.loading": "Conectando ao motor do Skillcase…",
   "status.error": "O motor não respondeu: {message} ({code})",
+  "filters.clear": "Limpar filtros",
 };

@@ -17,7 +17,6 @@ export const skills: Record<keyof typeof en, string> = {
   "skills.filter.origin": "Origem",
   "skills.filter.type": "Tipo",
   "skills.filter.validity": "Validade",
-  "skills.filter.clear": "Limpar filtros",
   "skills.filter.origin.all": "Todas as origens",
   "skills.filter.origin.local": "Local",
   "skills.filter.origin.catalog": "Catálogo",

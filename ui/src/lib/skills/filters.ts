@@ -13,9 +13,16 @@ export type SkillFilter = {
   validity: ValidityFilter;
 };
 
-export const ORIGINS: OriginFilter[] = ["all", "local", "catalog", "overridden"];
-export const TYPES: SkillFilter["type"][] = ["all", "prompt", "compute-entry", "compute-toolkit"];
-export const VALIDITIES: ValidityFilter[] = ["all", "valid", "warnings", "invalid"];
+const ORIGINS: OriginFilter[] = ["all", "local", "catalog", "overridden"];
+const TYPES: SkillFilter["type"][] = ["all", "prompt", "compute-entry", "compute-toolkit"];
+const VALIDITIES: ValidityFilter[] = ["all", "valid", "warnings", "invalid"];
+
+/** The three select filters, in the order the filter bar shows them, with their choices. */
+export const SELECTS = [
+  { field: "origin", choices: ORIGINS },
+  { field: "type", choices: TYPES },
+  { field: "validity", choices: VALIDITIES },
+] as const;
 
 export const NO_FILTER: SkillFilter = { query: "", origin: "all", type: "all", validity: "all" };
 

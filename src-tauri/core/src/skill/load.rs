@@ -372,11 +372,14 @@ fn missing_skill_md(dir: &Path) -> Finding {
         .hint("add a SKILL.md with `---`, `name:`, `description:`, `---` and the instructions")
 }
 
+/// How much of SKILL.md each read asks for (the floor level 1 is measured against reads 4 KB).
+const STEP: usize = 4096;
+
 /// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end). The first
 /// step lands in a stack buffer, so the usual short frontmatter costs one read and one exact-size
 /// allocation.
 fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
-    let mut chunk = [0u8; 4096];
+    let mut chunk = [0u8; STEP];
     let n = read_some(&mut file, &mut chunk)?;
     if let Some(end) = frontmatter_end(&chunk[..n], 0) {
         return Ok(chunk[..end].to_vec());
@@ -501,6 +504,34 @@ mod tests {
         assert_eq!(skill.config.category.as_deref(), Some("vendas"));
         assert!(skill.body.is_empty() && skill.files.is_empty());
         assert_eq!(skill.dir, std::path::absolute(&dir).unwrap());
+    }
+
+    /// A SKILL.md whose closing `---` line starts at byte `at` (metadata entries fill the gap).
+    fn frontmatter_closing_at(at: usize) -> String {
+        let mut text = String::from("---\nname: demo\ndescription: Answers questions\nmetadata:\n");
+        let mut i = 0;
+        while at - text.len() > 40 {
+            text.push_str(&format!("  k{i}: v\n"));
+            i += 1;
+        }
+        let filler = at - text.len() - "  last: \n".len();
+        text.push_str(&format!("  last: {}\n", "v".repeat(filler)));
+        assert_eq!(text.len(), at);
+        text + "---\n# Body\n"
+    }
+
+    #[test]
+    fn an_index_entry_finds_a_closing_line_that_straddles_the_first_read_or_lies_beyond_it() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(&dir).unwrap();
+        for at in [STEP - 2, 2 * STEP + 100] {
+            fs::write(dir.join("SKILL.md"), frontmatter_closing_at(at)).unwrap();
+            let entry = read_index_entry(&dir, Profile::Skillcase);
+            let whole = load_dir(&dir, Profile::Skillcase, &Policy::default());
+            assert!(entry.is_valid(), "closing line at {at}: {:?}", entry.findings);
+            assert_eq!(entry.skill.unwrap().metadata, whole.skill.unwrap().metadata, "closing line at {at}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillcase_core::cases::delivery::{test_endpoint, DeliveryWorker, WorkerOptions};
@@ -29,6 +29,15 @@ fn fast() -> WorkerOptions {
         lease_margin: Duration::from_millis(300),
         backoff: Backoff { base: Duration::from_millis(20), cap: Duration::from_millis(100) },
     }
+}
+
+/// A fresh database whose agent endpoint is a fake on loopback, with these limits: where every
+/// relay test starts.
+async fn with_endpoint(timeout_secs: u32, max_attempts: u32) -> (tempfile::TempDir, PathBuf, FakeEndpoint) {
+    let (dir, path, _conn) = new_db();
+    let endpoint = FakeEndpoint::start(SECRET).await;
+    configure(&path, &endpoint.url(), timeout_secs, max_attempts);
+    (dir, path, endpoint)
 }
 
 fn configure(path: &Path, url: &str, timeout_secs: u32, max_attempts: u32) {
@@ -75,6 +84,11 @@ async fn wait_for(path: &Path, id: &str, limit: Duration, done: impl Fn(&Deliver
     }
 }
 
+/// Waits until the delivery is delivered (5 s at most).
+async fn delivered(path: &Path, id: &str) -> Delivery {
+    wait_for(path, id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await
+}
+
 fn delivery_events(path: &Path, case_id: &str) -> Vec<(EventKind, serde_json::Value)> {
     let conn = skillcase_core::db::open(path).unwrap();
     get_case(&conn, case_id)
@@ -88,14 +102,11 @@ fn delivery_events(path: &Path, case_id: &str) -> Vec<(EventKind, serde_json::Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_is_posted_at_once_signed_and_keyed_by_its_delivery_id() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
-    configure(&path, &endpoint.url(), 10, 5);
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     let (worker, _stop) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert_eq!((done.attempts, done.last_status, done.last_error.as_deref()), (1, Some(200), None));
     assert!(done.delivered_at.is_some());
     let received = endpoint.received();
@@ -121,27 +132,22 @@ async fn a_reply_is_posted_at_once_signed_and_keyed_by_its_delivery_id() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_written_elsewhere_is_found_by_the_poll() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
-    configure(&path, &endpoint.url(), 10, 5);
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     let (_worker, _stop) =
         start(&path, WorkerOptions { poll_interval: Duration::from_millis(200), ..fast() });
     let sent = answered(&path, "conv-1", HumanAction::NeedLeadInfo);
-    wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    delivered(&path, &sent.id).await;
     assert_eq!(endpoint.accepted_ids(), vec![sent.id]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_of_server_errors_is_retried_under_the_same_id_until_accepted() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     endpoint.script([Answer::Status(500), Answer::Status(503), Answer::Status(502)]);
-    configure(&path, &endpoint.url(), 10, 5);
     let (worker, _stop) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert_eq!((done.attempts, done.last_status), (4, Some(200)));
     let received = endpoint.received();
     assert_eq!(received.len(), 4);
@@ -155,10 +161,8 @@ async fn a_burst_of_server_errors_is_retried_under_the_same_id_until_accepted() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_many_requests_is_retried_no_sooner_than_retry_after() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     endpoint.script([Answer::TooMany { retry_after_secs: 1 }]);
-    configure(&path, &endpoint.url(), 10, 5);
     let options = WorkerOptions {
         backoff: Backoff { base: Duration::from_millis(20), cap: Duration::from_secs(5) },
         ..fast()
@@ -166,8 +170,7 @@ async fn too_many_requests_is_retried_no_sooner_than_retry_after() {
     let (worker, _stop) = start(&path, options);
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert_eq!(done.attempts, 2);
     let received = endpoint.received();
     assert!(
@@ -180,16 +183,13 @@ async fn too_many_requests_is_retried_no_sooner_than_retry_after() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endpoint_that_hangs_past_the_timeout_is_retried() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(1, 5).await;
     endpoint.script([Answer::Hang]);
-    configure(&path, &endpoint.url(), 1, 5);
     let (worker, _stop) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     let started = Instant::now();
     worker.wake();
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert!(started.elapsed() >= Duration::from_secs(1));
     assert_eq!(done.attempts, 2);
     assert_eq!(delivery_events(&path, &sent.case_id)[0].1["error"], "no answer within 1 s");
@@ -198,15 +198,12 @@ async fn an_endpoint_that_hangs_past_the_timeout_is_retried() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_closed_without_an_answer_is_retried() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     endpoint.script([Answer::Close]);
-    configure(&path, &endpoint.url(), 10, 5);
     let (worker, _stop) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert_eq!(done.attempts, 2);
     let failure = &delivery_events(&path, &sent.case_id)[0].1;
     assert_eq!(failure["status"], serde_json::Value::Null);
@@ -215,10 +212,8 @@ async fn a_connection_closed_without_an_answer_is_retried() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_error_fails_at_once_without_retrying() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     endpoint.otherwise(Answer::Status(400));
-    configure(&path, &endpoint.url(), 10, 5);
     let (worker, _stop) = start(&path, WorkerOptions { poll_interval: Duration::from_millis(50), ..fast() });
     let sent = answered(&path, "conv-1", HumanAction::Escalate);
     worker.wake();
@@ -232,10 +227,8 @@ async fn a_client_error_fails_at_once_without_retrying() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_delivery_that_keeps_failing_is_dead_after_the_attempt_limit() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 3).await;
     endpoint.otherwise(Answer::Status(500));
-    configure(&path, &endpoint.url(), 10, 3);
     let (worker, _stop) = start(&path, WorkerOptions { poll_interval: Duration::from_millis(50), ..fast() });
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
@@ -264,17 +257,15 @@ async fn replies_wait_while_the_endpoint_is_down_and_go_out_when_it_is_back() {
     let status = outbox_status(&skillcase_core::db::open(&path).unwrap()).unwrap();
     assert_eq!((status.health, status.pending), (EndpointHealth::Unreachable, 1));
     endpoint.restart().await;
-    wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    delivered(&path, &sent.id).await;
     assert_eq!(endpoint.accepted_ids(), vec![sent.id]);
     assert_eq!(outbox_status(&skillcase_core::db::open(&path).unwrap()).unwrap().health, EndpointHealth::Ok);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_sends_a_failed_delivery_again_under_the_same_id() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     endpoint.script([Answer::Status(410)]);
-    configure(&path, &endpoint.url(), 10, 5);
     let (worker, _stop) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
@@ -283,7 +274,7 @@ async fn retry_sends_a_failed_delivery_again_under_the_same_id() {
     let again = retry(&conn, &sent.id).unwrap();
     assert_eq!((again.state, again.attempts), (DeliveryState::Pending, 0));
     worker.wake();
-    wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    delivered(&path, &sent.id).await;
     let ids: Vec<String> = endpoint.received().into_iter().map(|r| r.webhook_id).collect();
     assert_eq!(ids, vec![sent.id.clone(), sent.id.clone()]);
     let err = retry(&conn, &sent.id).unwrap_err();
@@ -320,15 +311,13 @@ async fn replies_stay_pending_until_an_enabled_endpoint_is_configured() {
     input.enabled = true;
     set_endpoint(&conn, input).unwrap();
     worker.wake();
-    wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    delivered(&path, &sent.id).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_request_is_replaced_and_the_reply_goes_out_once_under_its_id() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(3, 5).await;
     endpoint.script([Answer::Hang]);
-    configure(&path, &endpoint.url(), 3, 5);
     let (first, _stop_first) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     first.wake();
@@ -336,8 +325,7 @@ async fn a_worker_killed_mid_request_is_replaced_and_the_reply_goes_out_once_und
     first.abort();
     assert_eq!(delivery(&path, &sent.id).state, DeliveryState::Pending);
     let (_second, _stop_second) = start(&path, fast());
-    let done =
-        wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    let done = delivered(&path, &sent.id).await;
     assert_eq!(done.attempts, 1, "the interrupted attempt was never settled, so it does not count");
     let ids: Vec<String> = endpoint.received().into_iter().map(|r| r.webhook_id).collect();
     assert_eq!(ids, vec![sent.id.clone(), sent.id.clone()]);
@@ -348,10 +336,8 @@ async fn a_worker_killed_mid_request_is_replaced_and_the_reply_goes_out_once_und
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_shut_down_mid_request_gives_its_claim_back_at_once() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
+    let (_dir, path, endpoint) = with_endpoint(30, 5).await;
     endpoint.script([Answer::Hang]);
-    configure(&path, &endpoint.url(), 30, 5);
     let (first, stop_first) = start(&path, fast());
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     first.wake();
@@ -365,16 +351,14 @@ async fn a_worker_shut_down_mid_request_gives_its_claim_back_at_once() {
     assert_eq!(claimed, None);
     let restarted = Instant::now();
     let (_second, _stop_second) = start(&path, fast());
-    wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Delivered).await;
+    delivered(&path, &sent.id).await;
     assert!(restarted.elapsed() < Duration::from_secs(30), "the 30 s lease was not waited out");
     assert_eq!(endpoint.accepted_ids(), vec![sent.id]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_replies_each_go_out_once_under_their_own_id() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
-    configure(&path, &endpoint.url(), 10, 5);
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
     let (worker, _stop) = start(&path, fast());
     let sent: Vec<Delivery> =
         (0..20).map(|n| answered(&path, &format!("conv-{n}"), HumanAction::Resolved)).collect();
@@ -391,9 +375,7 @@ async fn many_replies_each_go_out_once_under_their_own_id() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn test_endpoint_sends_a_signed_ping_and_reports_the_answer() {
-    let (_dir, path, _conn) = new_db();
-    let mut endpoint = FakeEndpoint::start(SECRET).await;
-    configure(&path, &endpoint.url(), 2, 5);
+    let (_dir, path, mut endpoint) = with_endpoint(2, 5).await;
     let settings = get_endpoint(&skillcase_core::db::open(&path).unwrap()).unwrap().unwrap();
     let ok = test_endpoint(&settings).await.unwrap();
     assert_eq!((ok.ok, ok.status, ok.error), (true, Some(200), None));
@@ -413,9 +395,7 @@ async fn test_endpoint_sends_a_signed_ping_and_reports_the_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_settled_attempt_announces_that_its_case_changed() {
-    let (_dir, path, _conn) = new_db();
-    let endpoint = FakeEndpoint::start(SECRET).await;
-    configure(&path, &endpoint.url(), 10, 5);
+    let (_dir, path, _endpoint) = with_endpoint(10, 5).await;
     let events = EventBus::new();
     let mut heard = events.subscribe();
     let (stop, stopped) = oneshot::channel::<()>();

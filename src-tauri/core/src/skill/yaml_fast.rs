@@ -53,7 +53,7 @@ pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
 
 /// The pieces of `text` between `\n`s, as `str::split('\n')` gives them, found with memchr
 /// (the per-line cost of a `char` pattern showed when listing thousands of skills).
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
     ends.map(move |end| {

@@ -10,7 +10,6 @@ use std::sync::LazyLock;
 
 use crate::error::Coded;
 use crate::skill::config::CONFIG_FILE;
-use crate::skill::files;
 use crate::skill::finding::Finding;
 use crate::skill::package::{Package, PackageFile};
 use crate::skill::policy::Policy;
@@ -18,6 +17,7 @@ use crate::skill::validate::{self, Needs, Profile, Scope, Validated};
 
 #[cfg(unix)]
 mod at;
+mod walk;
 
 /// Deepest folder nesting read inside a skill.
 pub const MAX_DEPTH: usize = 16;
@@ -103,10 +103,12 @@ fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
     let mut files = Vec::new();
     match reading {
         #[cfg(unix)]
-        Reading::ForRules(profile) => at::walk_dir(dir, profile, &mut files)?,
+        Reading::ForRules(profile) => {
+            walk::walk(at::HandleFolder::open_root(dir, profile)?, "", 0, &mut files)?
+        }
         _ => {
             folder_exists(dir)?;
-            walk(dir, "", 0, reading, &mut files)?;
+            walk::walk(walk::PathFolder::open(dir, reading)?, "", 0, &mut files)?;
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -123,81 +125,6 @@ fn folder_exists(dir: &Path) -> Result<(), LoadError> {
         return Err(LoadError::NotADirectory(dir.to_path_buf()));
     }
     Ok(())
-}
-
-fn walk(
-    abs: &Path,
-    rel: &str,
-    depth: usize,
-    reading: Reading,
-    out: &mut Vec<PackageFile>,
-) -> Result<(), LoadError> {
-    if depth > MAX_DEPTH {
-        return Err(LoadError::TooDeep(rel.to_string()));
-    }
-    for entry in fs::read_dir(abs).map_err(io(abs))? {
-        let entry = entry.map_err(io(abs))?;
-        let name = entry.file_name().into_string().map_err(|_| LoadError::NonUtf8Name(entry.path()))?;
-        let path = child_path(rel, name);
-        if files::is_junk(&path) {
-            continue;
-        }
-        let kind = entry.file_type().map_err(io(&entry.path()))?;
-        if kind.is_symlink() {
-            return Err(LoadError::Symlink(path));
-        } else if kind.is_dir() {
-            walk(&entry.path(), &path, depth + 1, reading, out)?;
-        } else if kind.is_file() {
-            out.push(match reading {
-                Reading::Whole => read_file(&entry.path(), path)?,
-                Reading::ForRules(profile) => read_for_rules(&entry, path, profile)?,
-            });
-            if out.len() > MAX_FILES {
-                return Err(LoadError::TooManyFiles);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The package path of `name` inside the folder at package path `rel`.
-fn child_path(rel: &str, name: String) -> String {
-    if rel.is_empty() {
-        name
-    } else {
-        format!("{rel}/{name}")
-    }
-}
-
-/// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
-/// its reads.
-fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
-    let mut file = fs::File::open(abs).map_err(io(abs))?;
-    let meta = file.metadata().map_err(io(abs))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::FileTooLarge { path, bytes: meta.len() });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes).map_err(io(abs))?;
-    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
-}
-
-/// Reads what the rules of `profile` look at (the portable walk; Unix uses [`at`]): a file they
-/// only size costs one `stat` relative to its folder; any other an open, an fstat and the reads of
-/// its needed head (one `read` for most).
-fn read_for_rules(entry: &fs::DirEntry, path: String, profile: Profile) -> Result<PackageFile, LoadError> {
-    let needs = validate::needs(&path, profile);
-    if needs == Needs::Head(0) {
-        let meta = entry.metadata().map_err(io(&entry.path()))?;
-        within_limit(&path, meta.len())?;
-        return Ok(validation_only(path, Vec::new(), meta.len(), unix_mode(&meta)));
-    }
-    let abs = entry.path();
-    let file = fs::File::open(&abs).map_err(io(&abs))?;
-    let meta = file.metadata().map_err(io(&abs))?;
-    within_limit(&path, meta.len())?;
-    let bytes = read_needed(&file, meta.len() as usize, needs).map_err(io(&abs))?;
-    Ok(validation_only(path, bytes, meta.len(), unix_mode(&meta)))
 }
 
 fn within_limit(path: &str, len: u64) -> Result<(), LoadError> {
@@ -647,8 +574,9 @@ mod tests {
         fs::write(dir.join(".DS_Store"), "junk").unwrap();
         for profile in [Profile::Standard, Profile::Skillcase] {
             let (mut portable, mut unix) = (Vec::new(), Vec::new());
-            walk(&dir, "", 0, Reading::ForRules(profile), &mut portable).unwrap();
-            at::walk_dir(&dir, profile, &mut unix).unwrap();
+            let by_path = walk::PathFolder::open(&dir, Reading::ForRules(profile)).unwrap();
+            walk::walk(by_path, "", 0, &mut portable).unwrap();
+            walk::walk(at::HandleFolder::open_root(&dir, profile).unwrap(), "", 0, &mut unix).unwrap();
             portable.sort_by(|a, b| a.path.cmp(&b.path));
             unix.sort_by(|a, b| a.path.cmp(&b.path));
             assert_eq!(portable, unix);

@@ -28,6 +28,12 @@ describe("Dialog", () => {
     expect(dialog.getAttribute("aria-labelledby")).toBe("title");
   });
 
+  it("says it is an alert dialog when it asks a question that must be answered", () => {
+    render(Dialog, { role: "alertdialog", labelledby: "title", testid: "dialog", children });
+
+    expect(screen.getByRole("alertdialog").getAttribute("aria-labelledby")).toBe("title");
+  });
+
   it("asks to close on Escape when it has onclose", () => {
     const onclose = vi.fn();
     const { dialog } = open(onclose);

@@ -10,3 +10,15 @@ globalThis.ResizeObserver ??= class {
   unobserve(): void {}
   disconnect(): void {}
 };
+
+// jsdom has no showModal() or close() on <dialog> (it only reflects `open`), and components/Dialog
+// opens the app's every dialog with them: the part of the contract the tests rely on, no more
+// (no top layer, no focus trap; Escape is the `cancel` event a test fires itself).
+HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement): void {
+  this.open = true;
+};
+HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement): void {
+  if (!this.open) return;
+  this.open = false;
+  this.dispatchEvent(new Event("close"));
+};

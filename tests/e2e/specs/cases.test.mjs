@@ -193,6 +193,11 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await waitFor(browser, '[data-testid="confirm-escalate"]', "escalating asks to confirm");
       assert.equal(endpoint.forCase(opened.id).length, 0, "nothing is sent before the confirmation");
       await shot("10-escalate-confirm");
+      for (let i = 1; i <= 5; i++) {
+        await browser.keys(Key.Tab);
+        const inside = await browser.execute(() => document.activeElement?.closest('[data-testid="confirm-escalate"]') != null);
+        assert.ok(inside, `Tab ${i} keeps the focus inside the confirmation`);
+      }
       await click(browser, '[data-testid="confirm-yes"]');
       const [sent] = await eventually(() => endpoint.forCase(opened.id).length && endpoint.forCase(opened.id), "escalation delivered");
       assert.equal(sent.body.action, "escalate");
@@ -261,6 +266,14 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       const conversation = `wa-keys-${lang}`;
       const { case: opened } = await agent.openCase(refundCase(conversation, "Rafael Costa"));
       await openTab(browser, "waiting_on_you");
+      await browser.execute(() => document.querySelector('[role="tab"][data-tab="waiting_on_you"]').focus());
+      await browser.keys("?");
+      await waitFor(browser, '[data-testid="shortcuts"]', "? on a tab shows the shortcuts");
+      await browser.keys(Key.Escape);
+      await waitGone(browser, '[data-testid="shortcuts"]', "Esc closes the shortcuts");
+      const focused = await browser.execute(() => document.activeElement?.getAttribute("data-tab"));
+      assert.equal(focused, "waiting_on_you", "closing the shortcuts gives the focus back to the tab");
+
       await browser.execute(() => document.activeElement?.blur());
       await browser.keys("?");
       await waitFor(browser, '[data-testid="shortcuts"]', "? shows the shortcuts");

@@ -63,6 +63,17 @@ describe("Dialog", () => {
     expect(onclose).toHaveBeenCalledOnce();
   });
 
+  it("stays open on a click on its backdrop when it holds a form (backdropCloses false)", async () => {
+    const onclose = vi.fn();
+    render(Dialog, { labelledby: "title", testid: "dialog", onclose, backdropCloses: false, children });
+    const dialog = screen.getByTestId("dialog");
+
+    await fireEvent.mouseDown(dialog);
+    await fireEvent.click(dialog);
+
+    expect(onclose).not.toHaveBeenCalled();
+  });
+
   it("stays open on a click inside it", async () => {
     const onclose = vi.fn();
     open(onclose);

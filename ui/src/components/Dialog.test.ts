@@ -8,9 +8,15 @@ const children = createRawSnippet(() => ({
   render: () => `<div><h3 id="title">Delete the skill?</h3><button type="button">Delete</button></div>`,
 }));
 
-function open(onclose?: () => void) {
-  const result = render(Dialog, { labelledby: "title", testid: "dialog", onclose, children });
+function open(onclose?: () => void, backdropCloses?: boolean) {
+  const result = render(Dialog, { labelledby: "title", testid: "dialog", onclose, backdropCloses, children });
   return { ...result, dialog: screen.getByTestId("dialog") as HTMLDialogElement };
+}
+
+// A mouse click as a person makes it: pressed and released on the same element.
+async function clickOn(element: Element) {
+  await fireEvent.mouseDown(element);
+  await fireEvent.click(element);
 }
 
 // What the browser fires on a dialog when Escape is pressed in it: the dialog closes unless the
@@ -57,19 +63,16 @@ describe("Dialog", () => {
     const onclose = vi.fn();
     const { dialog } = open(onclose);
 
-    await fireEvent.mouseDown(dialog);
-    await fireEvent.click(dialog);
+    await clickOn(dialog);
 
     expect(onclose).toHaveBeenCalledOnce();
   });
 
   it("stays open on a click on its backdrop when it holds a form (backdropCloses false)", async () => {
     const onclose = vi.fn();
-    render(Dialog, { labelledby: "title", testid: "dialog", onclose, backdropCloses: false, children });
-    const dialog = screen.getByTestId("dialog");
+    const { dialog } = open(onclose, false);
 
-    await fireEvent.mouseDown(dialog);
-    await fireEvent.click(dialog);
+    await clickOn(dialog);
 
     expect(onclose).not.toHaveBeenCalled();
   });
@@ -79,8 +82,7 @@ describe("Dialog", () => {
     open(onclose);
     const inside = screen.getByText("Delete the skill?");
 
-    await fireEvent.mouseDown(inside);
-    await fireEvent.click(inside);
+    await clickOn(inside);
 
     expect(onclose).not.toHaveBeenCalled();
   });

@@ -94,6 +94,14 @@ fn agentskills_location_names_lowercase_skill_md_when_that_is_the_file() {
 }
 
 #[test]
+fn agentskills_location_adds_no_second_separator_after_a_folder_ending_in_one() {
+    let mut s = skill("frete", "Frete");
+    s.dir = "/skills/frete/".into();
+    let out = index(&[s], IndexFormat::Agentskills, DEFAULT_BUDGET);
+    assert!(out.text.contains("<location>\n/skills/frete/SKILL.md\n</location>"), "{}", out.text);
+}
+
+#[test]
 fn empty_list_renders_the_bare_frame_in_agentskills() {
     let out = index(&[], IndexFormat::Agentskills, DEFAULT_BUDGET);
     assert_eq!(out.text, "<available_skills>\n</available_skills>");
@@ -177,6 +185,28 @@ fn a_budget_smaller_than_the_frame_still_renders_the_frame() {
     let out = index(&[skill("a", "A")], IndexFormat::Agentskills, 5);
     assert_eq!(out.text, "<available_skills>\n</available_skills>");
     assert!(!out.entries[0].included);
+}
+
+#[test]
+fn a_large_library_is_listed_and_cut_exactly_as_its_skills_render_one_at_a_time() {
+    // 1,500 skills, given in reverse order: more than one unit of the parallel rendering.
+    let skills: Vec<Skill> = (0..1500).rev().map(|i| skill(&format!("s{i:04}"), "D & more")).collect();
+    let alone = |s: &Skill| index(std::slice::from_ref(s), IndexFormat::Agentskills, usize::MAX);
+    let entry_chars = alone(&skills[0]).entries[0].chars;
+    let out = index(&skills, IndexFormat::Agentskills, 38 + 700 * entry_chars);
+
+    let names: Vec<String> = (0..1500).map(|i| format!("s{i:04}")).collect();
+    assert_eq!(out.entries.iter().map(|e| e.name.clone()).collect::<Vec<_>>(), names);
+    assert!(out.entries.iter().enumerate().all(|(i, e)| e.position == i && e.chars == entry_chars));
+    assert_eq!(out.entries.iter().filter(|e| e.included).count(), 700);
+    assert!(out.entries[..700].iter().all(|e| e.included));
+    let mut expected = String::from("<available_skills>\n");
+    for s in skills.iter().rev().take(700) {
+        let text = alone(s).text;
+        expected.push_str(&text["<available_skills>\n".len()..text.len() - "</available_skills>".len()]);
+    }
+    expected.push_str("</available_skills>");
+    assert_eq!(out.text, expected);
 }
 
 // ---------------------------------------------------------------- level 1, skillcase

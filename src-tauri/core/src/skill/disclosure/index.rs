@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::escape_into;
+use crate::parallel;
 use crate::skill::model::{Interface, Skill, SkillType};
 
 /// The default character budget of the index (SPEC A6).
@@ -116,6 +117,10 @@ When a read returns <skill_required_references>, read every document listed ther
 
 ";
 
+/// Skills rendered per unit of work: a large library's entries are rendered on every core, a
+/// library of up to this many skills on the calling thread alone.
+const RENDER_CHUNK: usize = 512;
+
 /// Renders level 1 for the visible skills among `skills` (see the module documentation for the
 /// budget and ordering rules).
 pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Index {
@@ -129,26 +134,51 @@ pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Inde
     text.push_str(OPEN);
     let mut used = text.chars().count() + CLOSE.len();
 
+    let chunks: Vec<&[&Skill]> = visible.chunks(RENDER_CHUNK).collect();
+    let rendered = parallel::map(&chunks, |chunk| render_chunk(chunk, format), |_| {});
     let mut cut = false;
-    let mut entry = String::with_capacity(512);
     let mut entries = Vec::with_capacity(visible.len());
-    for (position, skill) in visible.into_iter().enumerate() {
-        entry.clear();
-        match format {
-            IndexFormat::Agentskills => agentskills_entry(&mut entry, skill),
-            IndexFormat::Skillcase => skillcase_entry(&mut entry, skill),
+    for chunk in rendered {
+        let mut start = 0;
+        for (end, mut info) in chunk.entries {
+            cut = cut || used + info.chars > budget_chars;
+            if !cut {
+                text.push_str(&chunk.text[start..end]);
+                used += info.chars;
+            }
+            info.included = !cut;
+            info.position = entries.len();
+            entries.push(info);
+            start = end;
         }
-        entry.push('\n');
-        let chars = entry.chars().count();
-        cut = cut || used + chars > budget_chars;
-        if !cut {
-            text.push_str(&entry);
-            used += chars;
-        }
-        entries.push(IndexEntryInfo { name: skill.name.clone(), included: !cut, position, chars });
     }
     text.push_str(CLOSE);
     Index { format, text, budget_chars, used_chars: used, entries }
+}
+
+/// Consecutive entries rendered into one buffer, each with the offset where it ends.
+struct RenderedChunk {
+    text: String,
+    /// Per skill, in order: the end of its entry in `text`, and its info (the budget decides
+    /// `included` and the place decides `position` once all chunks are back).
+    entries: Vec<(usize, IndexEntryInfo)>,
+}
+
+fn render_chunk(skills: &[&Skill], format: IndexFormat) -> RenderedChunk {
+    let mut text = String::with_capacity(skills.len() * 384);
+    let mut entries = Vec::with_capacity(skills.len());
+    for skill in skills {
+        let start = text.len();
+        match format {
+            IndexFormat::Agentskills => agentskills_entry(&mut text, skill),
+            IndexFormat::Skillcase => skillcase_entry(&mut text, skill),
+        }
+        text.push('\n');
+        let chars = text[start..].chars().count();
+        let info = IndexEntryInfo { name: skill.name.clone(), included: false, position: 0, chars };
+        entries.push((text.len(), info));
+    }
+    RenderedChunk { text, entries }
 }
 
 fn agentskills_entry(out: &mut String, skill: &Skill) {
@@ -157,18 +187,21 @@ fn agentskills_entry(out: &mut String, skill: &Skill) {
     out.push_str("\n</name>\n<description>\n");
     escape_into(out, &skill.description);
     out.push_str("\n</description>\n<location>\n");
-    out.push_str(&location(skill).to_string_lossy());
+    push_location(out, skill);
     out.push_str("\n</location>\n</skill>");
 }
 
-/// `<dir>/SKILL.md`, or `<dir>/skill.md` when only the lowercase file exists (as skills-ref does).
-fn location(skill: &Skill) -> std::path::PathBuf {
+/// Appends `<dir>/SKILL.md`, or `<dir>/skill.md` when only the lowercase file exists (as
+/// skills-ref does), written as `Path::join` writes it but without building a path per entry.
+fn push_location(out: &mut String, skill: &Skill) {
     let has = |name: &str| skill.files.iter().any(|f| f.path == name);
-    if !has("SKILL.md") && has("skill.md") {
-        skill.dir.join("skill.md")
-    } else {
-        skill.skill_md_path()
+    let file = if !has("SKILL.md") && has("skill.md") { "skill.md" } else { "SKILL.md" };
+    let dir = skill.dir.to_string_lossy();
+    out.push_str(&dir);
+    if dir.chars().next_back().is_some_and(|c| !std::path::is_separator(c)) {
+        out.push(std::path::MAIN_SEPARATOR);
     }
+    out.push_str(file);
 }
 
 fn skillcase_entry(out: &mut String, skill: &Skill) {

@@ -265,29 +265,35 @@ fn with_dir(mut v: Validated, dir: &Path) -> Validated {
 /// all three and no hashing (level 1 never stores content, so the files' `sha256` stays empty).
 pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
     let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 24);
-    path.push(dir);
-    let Some((name, head)) = ["SKILL.md", "skill.md"].into_iter().find_map(|n| {
-        path.push(n);
-        let head = fs::File::open(&path).and_then(read_head).ok();
-        path.pop();
-        head.map(|h| (n, h))
-    }) else {
+    let Some((name, head)) = ["SKILL.md", "skill.md"]
+        .into_iter()
+        .find_map(|n| fs::File::open(in_dir(&mut path, dir, n)).and_then(read_head).ok().map(|h| (n, h)))
+    else {
         return Validated::failed(vec![missing_skill_md(dir)]);
     };
     let mut pkg = Package { folder_name: folder_name(dir), files: Vec::with_capacity(2) };
     pkg.files.push(unhashed(name, head));
-    path.push(CONFIG_FILE);
+    let config = in_dir(&mut path, dir, CONFIG_FILE);
     // A failed `stat` costs the kernel less than a failed `open` (which sets up a file first),
     // and nine folders in ten have no config.
-    if fs::symlink_metadata(&path).is_ok() {
-        if let Ok(bytes) = fs::read(&path) {
+    if fs::symlink_metadata(config).is_ok() {
+        if let Ok(bytes) = fs::read(config) {
             pkg.files.push(unhashed(CONFIG_FILE, bytes));
         }
     }
-    path.set_file_name("scripts");
-    let scope = Scope::Index { has_scripts: path.is_dir() };
+    let scope = Scope::Index { has_scripts: in_dir(&mut path, dir, "scripts").is_dir() };
     static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
     with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir)
+}
+
+/// `dir/name`, written over `buf`: one buffer for every file a folder's level-1 read looks at,
+/// rebuilt from `dir` each time because `pop` and `set_file_name` would parse the path's
+/// components backwards.
+fn in_dir<'b>(buf: &'b mut PathBuf, dir: &Path, name: &str) -> &'b Path {
+    buf.as_mut_os_string().clear();
+    buf.push(dir);
+    buf.push(name);
+    buf
 }
 
 /// A file for the level-1 package, which is validated and dropped: nothing is stored, so its

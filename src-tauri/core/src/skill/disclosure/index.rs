@@ -255,10 +255,7 @@ fn input_summary(out: &mut String, interface: Option<&Interface>) {
 
 /// Appends `text` escaped, its runs of whitespace (newlines included) written as one space.
 fn push_one_line(out: &mut String, text: &str) {
-    let mut spaced = text.split(' ');
-    let already_one_line =
-        text.trim() == text && spaced.all(|w| !w.is_empty() && !w.contains(char::is_whitespace));
-    if already_one_line {
+    if is_one_line(text) {
         return escape_into(out, text);
     }
     for (i, word) in text.split_whitespace().enumerate() {
@@ -266,5 +263,53 @@ fn push_one_line(out: &mut String, text: &str) {
             out.push(' ');
         }
         escape_into(out, word);
+    }
+}
+
+/// True when `text` has nothing to collapse: no whitespace but single spaces between words. One
+/// pass over the bytes; a character is decoded only at the lead bytes of Unicode's non-ASCII
+/// whitespace (U+0085, U+00A0, U+1680 and U+2000–U+3000 start with `C2`, `E1`, `E2`, `E3`).
+fn is_one_line(text: &str) -> bool {
+    let mut after_space = true;
+    for (i, &byte) in text.as_bytes().iter().enumerate() {
+        match byte {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' => return false,
+            0xc2 | 0xe1 | 0xe2 | 0xe3 if text[i..].chars().next().is_some_and(char::is_whitespace) => {
+                return false
+            }
+            _ => after_space = false,
+        }
+    }
+    !after_space
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition: trimmed, and every space-separated word non-empty and free of whitespace.
+    fn one_line_by_words(text: &str) -> bool {
+        text.trim() == text && text.split(' ').all(|w| !w.is_empty() && !w.contains(char::is_whitespace))
+    }
+
+    #[test]
+    fn the_byte_pass_agrees_with_the_word_definition_for_every_character() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            for text in [format!("a{c}b"), format!("{c} b")] {
+                assert_eq!(is_one_line(&text), one_line_by_words(&text), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn spacing_that_needs_collapsing_is_seen() {
+        for text in ["", " ", "a  b", " a", "a ", "a\nb", "a\tb", "a\u{a0}b", "a\u{3000}b"] {
+            assert!(!is_one_line(text), "{text:?}");
+        }
+        for text in ["a", "a b", "ação é útil — 24 h"] {
+            assert!(is_one_line(text), "{text:?}");
+        }
     }
 }

@@ -425,7 +425,7 @@ mod tests {
         assert!(v.findings.is_empty(), "{:?}", v.findings);
         let skill = v.skill.unwrap();
         assert!(skill.dir.is_absolute());
-        assert_eq!(skill.skill_md_path(), dir.join("SKILL.md"));
+        assert_eq!(skill.dir, dir);
         assert_eq!(skill.files.len(), 2);
     }
 

@@ -144,11 +144,6 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// Absolute path of the skill's `SKILL.md` (the `<location>` of level 1).
-    pub fn skill_md_path(&self) -> PathBuf {
-        self.dir.join("SKILL.md")
-    }
-
     /// True when the skill is left out of the level-1 index.
     pub fn is_hidden(&self) -> bool {
         self.config.hidden

@@ -126,7 +126,7 @@ fn safe_plain(text: &str) -> Option<&str> {
     let ordinary = !INDICATORS.contains(&first)
         && !has_mapping_or_comment_mark(bytes)
         && !text.ends_with(':')
-        && all_printable(bytes);
+        && all_printable(text);
     ordinary.then_some(text)
 }
 
@@ -139,13 +139,14 @@ fn has_mapping_or_comment_mark(bytes: &[u8]) -> bool {
     })
 }
 
-/// True when every character of the UTF-8 `bytes` is in YAML's printable set, minus tab (tabs
-/// go to the real parser). Decided on the bytes, so most bytes cost one comparison: besides the
+/// True when every character of `text` is in YAML's printable set, minus tab (tabs go to the
+/// real parser). Decided on the bytes, so most bytes cost one comparison: besides the
 /// ASCII controls and DEL, only the C1 controls (`C2 80`–`C2 9F`, except NEL `C2 85`) and
 /// U+FEFF, U+FFFE, U+FFFF (`EF BB BF`, `EF BF BE`, `EF BF BF`) are outside the set, and a
 /// surrogate cannot occur in UTF-8. A test holds it to the set as the YAML specification
 /// writes it, for every character.
-fn all_printable(bytes: &[u8]) -> bool {
+fn all_printable(text: &str) -> bool {
+    let bytes = text.as_bytes();
     bytes.iter().enumerate().all(|(i, &byte)| match byte {
         0x20..=0x7e | 0x80..=0xc1 | 0xc3..=0xee | 0xf0..=0xff => true,
         0xc2 => bytes[i + 1] == 0x85 || !(0x80..=0x9f).contains(&bytes[i + 1]),
@@ -170,7 +171,7 @@ mod tests {
     }
 
     /// YAML's printable set, minus tab, as the YAML 1.2 specification writes it.
-    pub(super) fn is_printable(c: char) -> bool {
+    fn is_printable(c: char) -> bool {
         matches!(c, '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
             || c >= '\u{10000}'
     }
@@ -179,10 +180,9 @@ mod tests {
     fn the_byte_check_agrees_with_the_printable_set_for_every_character() {
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
             let mut buf = [0u8; 4];
-            let alone = c.encode_utf8(&mut buf).as_bytes();
-            assert_eq!(all_printable(alone), is_printable(c), "U+{:04X}", c as u32);
+            assert_eq!(all_printable(c.encode_utf8(&mut buf)), is_printable(c), "U+{:04X}", c as u32);
             let among = format!("a{c}ç");
-            assert_eq!(all_printable(among.as_bytes()), is_printable(c), "U+{:04X} among others", c as u32);
+            assert_eq!(all_printable(&among), is_printable(c), "U+{:04X} among others", c as u32);
         }
     }
 

@@ -38,6 +38,14 @@ impl Frontmatter {
     pub fn key(&self, key: &str) -> Option<&Key> {
         self.entries.iter().find(|(k, _)| k.name == key).map(|(k, _)| k)
     }
+
+    /// Moves a top-level key's node out, leaving a null scalar behind, so a caller done with the
+    /// tree can keep its strings without copying them.
+    pub fn take(&mut self, key: &str) -> Option<Node> {
+        let (_, node) = self.entries.iter_mut().find(|(k, _)| k.name == key)?;
+        let null = Node { value: yaml::Value::Scalar { text: String::new(), plain: true }, ..*node };
+        Some(std::mem::replace(node, null))
+    }
 }
 
 /// Splits and parses a SKILL.md. `Err` holds the fatal findings (no frontmatter, unclosed,

@@ -1,5 +1,6 @@
 //! SPEC A2 (the standard fields) and the per-profile key rules of A4.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use unicode_normalization::UnicodeNormalization;
@@ -7,6 +8,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::{Ctx, Profile};
 use crate::skill::config::{CLAUDE_CODE_KEYS, EXTENSION_KEYS};
 use crate::skill::finding::Finding;
+use crate::skill::frontmatter::Frontmatter;
 use crate::skill::yaml::{self, Node, PlainKind, Value};
 
 /// The six keys of the Agent Skills standard.
@@ -18,7 +20,7 @@ const MAX_DESCRIPTION: usize = 1024;
 const MAX_COMPATIBILITY: usize = 500;
 const RESERVED_WORDS: &[&str] = &["anthropic", "claude"];
 
-/// The standard fields as read (each `None` when absent or unusable).
+/// The standard fields as the skill keeps them (each `None` when absent or unusable).
 #[derive(Default)]
 pub(super) struct StandardFields {
     pub name: Option<String>,
@@ -29,16 +31,59 @@ pub(super) struct StandardFields {
     pub allowed_tools: Option<String>,
 }
 
-/// Reads and checks the six standard fields.
-pub(super) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) -> StandardFields {
+/// Checks the six standard fields. The values are not copied here: [`take`] moves them out of
+/// the frontmatter once every rule is done with it.
+pub(super) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let r = Rules { ctx };
+    r.name(out);
+    r.description(out);
+    r.optional_text("license", out);
+    r.compatibility(out);
+    r.metadata(out);
+    r.optional_text("allowed-tools", out);
+}
+
+/// The standard fields, moved out of the parsed frontmatter (which is dropped next), so the
+/// skill owns the parser's strings instead of copies: a level-1 pass builds 10,000 skills, and
+/// each copy was an allocation. What is kept follows [`check`]: a usable scalar's text (the name
+/// trimmed and NFKC-normalised, the description trimmed), `metadata`'s scalar entries.
+pub(super) fn take(fm: &mut Frontmatter) -> StandardFields {
     StandardFields {
-        name: r.name(out),
-        description: r.description(out).unwrap_or_default(),
-        license: r.optional_text("license", out),
-        compatibility: r.compatibility(out),
-        metadata: r.metadata(out),
-        allowed_tools: r.optional_text("allowed-tools", out),
+        name: fm.take("name").and_then(text).map(trimmed).filter(|n| !n.is_empty()).map(nfkc_owned),
+        description: fm.take("description").and_then(text).map(trimmed).unwrap_or_default(),
+        license: fm.take("license").and_then(text),
+        compatibility: fm.take("compatibility").and_then(text),
+        metadata: fm.take("metadata").map_or_else(BTreeMap::new, metadata_entries),
+        allowed_tools: fm.take("allowed-tools").and_then(text),
+    }
+}
+
+/// A scalar's text, `None` for null (`~`, `null`, no value), a list or a mapping.
+fn text(node: Node) -> Option<String> {
+    match node.value {
+        Value::Scalar { text, plain } if !(plain && yaml::plain_kind(&text) == PlainKind::Null) => Some(text),
+        _ => None,
+    }
+}
+
+/// `metadata`'s entries with a scalar value (lists and mappings are reported by [`check`]).
+fn metadata_entries(node: Node) -> BTreeMap<String, String> {
+    let Value::Map(entries) = node.value else { return BTreeMap::new() };
+    entries
+        .into_iter()
+        .filter_map(|(key, value)| match value.value {
+            Value::Scalar { text, .. } => Some((key.name, text)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `text` without surrounding whitespace, reusing its allocation when there is none.
+fn trimmed(text: String) -> String {
+    if text.trim().len() == text.len() {
+        text
+    } else {
+        text.trim().to_string()
     }
 }
 
@@ -108,32 +153,30 @@ impl Rules<'_, '_> {
         text
     }
 
-    fn name(&self, out: &mut Vec<Finding>) -> Option<String> {
+    fn name(&self, out: &mut Vec<Finding>) {
         let Some(node) = self.ctx.fm.get("name") else {
             self.missing("name", out);
-            return None;
+            return;
         };
-        let raw = self.text("name", node, out)?;
+        let Some(raw) = self.text("name", node, out) else { return };
         if node.is_null() || raw.trim().is_empty() {
             out.push(self.at(node, empty("name", self.ctx.file)));
-            return None;
+            return;
         }
-        let name = nfkc(raw.trim());
-        for f in name_findings(&name, self.ctx) {
+        for f in name_findings(&nfkc(raw.trim()), self.ctx) {
             out.push(self.at(node, f));
         }
-        Some(name)
     }
 
-    fn description(&self, out: &mut Vec<Finding>) -> Option<String> {
+    fn description(&self, out: &mut Vec<Finding>) {
         let Some(node) = self.ctx.fm.get("description") else {
             self.missing("description", out);
-            return None;
+            return;
         };
-        let text = self.text("description", node, out)?;
+        let Some(text) = self.text("description", node, out) else { return };
         if node.is_null() || text.trim().is_empty() {
             out.push(self.at(node, empty("description", self.ctx.file)));
-            return None;
+            return;
         }
         let len = text.chars().count();
         if len > MAX_DESCRIPTION {
@@ -144,18 +187,17 @@ impl Rules<'_, '_> {
         if self.ctx.profile == Profile::Claude && has_xml_tag(text) {
             out.push(self.at(node, xml_tag("description", self.ctx.file)));
         }
-        Some(text.trim().to_string())
     }
 
-    fn optional_text(&self, field: &str, out: &mut Vec<Finding>) -> Option<String> {
-        let node = self.ctx.fm.get(field)?;
-        let text = self.text(field, node, out)?;
-        (!node.is_null()).then(|| text.to_string())
+    fn optional_text(&self, field: &str, out: &mut Vec<Finding>) {
+        if let Some(node) = self.ctx.fm.get(field) {
+            self.text(field, node, out);
+        }
     }
 
-    fn compatibility(&self, out: &mut Vec<Finding>) -> Option<String> {
-        let node = self.ctx.fm.get("compatibility")?;
-        let text = self.text("compatibility", node, out)?;
+    fn compatibility(&self, out: &mut Vec<Finding>) {
+        let Some(node) = self.ctx.fm.get("compatibility") else { return };
+        let Some(text) = self.text("compatibility", node, out) else { return };
         let len = text.chars().count();
         if node.is_null() || text.trim().is_empty() {
             out.push(self.at(node, empty("compatibility", self.ctx.file)));
@@ -164,12 +206,10 @@ impl Rules<'_, '_> {
             let hint = "name only the environment requirements (product, system packages, network)";
             out.push(self.at(node, Finding::error("compatibility_too_long", self.ctx.file, msg).hint(hint)));
         }
-        (!node.is_null()).then(|| text.to_string())
     }
 
-    fn metadata(&self, out: &mut Vec<Finding>) -> BTreeMap<String, String> {
-        let mut map = BTreeMap::new();
-        let Some(node) = self.ctx.fm.get("metadata") else { return map };
+    fn metadata(&self, out: &mut Vec<Finding>) {
+        let Some(node) = self.ctx.fm.get("metadata") else { return };
         let Some(entries) = node.as_map() else {
             let msg = format!(
                 "`metadata` must be a mapping of text keys to text values, found {}",
@@ -182,17 +222,14 @@ impl Rules<'_, '_> {
                         .hint("write `metadata:` then indented `key: value` lines"),
                 ),
             );
-            return map;
+            return;
         };
         for (key, value) in entries {
-            if let Some(text) = self.metadata_value(&key.name, value, out) {
-                map.insert(key.name.clone(), text);
-            }
+            self.metadata_value(&key.name, value, out);
         }
-        map
     }
 
-    fn metadata_value(&self, key: &str, value: &Node, out: &mut Vec<Finding>) -> Option<String> {
+    fn metadata_value(&self, key: &str, value: &Node, out: &mut Vec<Finding>) {
         match &value.value {
             Value::Scalar { text, plain } => {
                 let unquoted = *plain && yaml::plain_kind(text) != PlainKind::Str;
@@ -204,7 +241,6 @@ impl Rules<'_, '_> {
                         Finding::warning("metadata_value_unquoted", self.ctx.file, msg).hint(hint),
                     ));
                 }
-                Some(text.clone())
             }
             _ => {
                 let msg = format!("metadata `{key}` must be text, found {}", value.describe());
@@ -215,18 +251,25 @@ impl Rules<'_, '_> {
                         Finding::error("metadata_value_not_string", self.ctx.file, msg).hint(hint),
                     ),
                 );
-                None
             }
         }
     }
 }
 
-/// NFKC normalisation (A2); ASCII is already normal, so it skips the tables.
-fn nfkc(text: &str) -> String {
+/// NFKC normalisation (A2); ASCII is already normal, so it skips the tables and the copy.
+fn nfkc(text: &str) -> Cow<'_, str> {
     if text.is_ascii() {
-        text.to_string()
+        Cow::Borrowed(text)
     } else {
-        text.nfkc().collect()
+        Cow::Owned(text.nfkc().collect())
+    }
+}
+
+/// [`nfkc`] of an owned string, which is kept as it is when already normal.
+fn nfkc_owned(text: String) -> String {
+    match nfkc(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(normal) => normal,
     }
 }
 

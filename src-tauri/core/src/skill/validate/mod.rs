@@ -19,7 +19,7 @@ use crate::skill::files;
 
 use crate::skill::finding::{self, Finding, Severity};
 use crate::skill::frontmatter::{self, Frontmatter};
-use crate::skill::model::{Skill, SkillConfig, SkillFile};
+use crate::skill::model::{Skill, SkillConfig, SkillFile, SkillType};
 use crate::skill::package::Package;
 use crate::skill::policy::Policy;
 use crate::skill::yaml::{Key, Node};
@@ -128,7 +128,7 @@ pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: 
     let Some((file, text)) = skill_md(pkg, &mut findings) else {
         return Validated::failed(findings);
     };
-    let fm = match frontmatter::parse(text) {
+    let mut fm = match frontmatter::parse(text) {
         Ok(fm) => fm,
         Err(fatal) => {
             findings.extend(rename(fatal, file));
@@ -138,8 +138,22 @@ pub fn validate_scoped(pkg: &Package, profile: Profile, policy: &Policy, scope: 
     let mut config_findings = Vec::new();
     let config_entries = config_entries(pkg, &mut config_findings);
     let ctx = Ctx { pkg, profile, policy, fm: &fm, file, scope, config_entries: config_entries.as_deref() };
-    let mut skill = ctx.check(config_findings, &mut findings);
-    skill.body = fm.body;
+    let derived = ctx.check(config_findings, &mut findings);
+    // The rules are done with the frontmatter, so the skill takes its strings instead of copies.
+    let fields = fields::take(&mut fm);
+    let skill = Skill {
+        name: fields.name.or_else(|| pkg.folder_name.clone()).unwrap_or_default(),
+        description: fields.description,
+        license: fields.license,
+        compatibility: fields.compatibility,
+        metadata: fields.metadata,
+        allowed_tools: fields.allowed_tools,
+        dir: PathBuf::new(),
+        body: fm.body,
+        config: derived.config,
+        skill_type: derived.skill_type,
+        files: derived.files,
+    };
     Validated { skill: Some(skill), findings: sorted(findings) }
 }
 
@@ -156,11 +170,19 @@ struct Ctx<'a> {
     config_entries: Option<&'a [(Key, Node)]>,
 }
 
+/// What the rules work out beyond the frontmatter's own text: the merged config, the type and
+/// the file manifest.
+struct Derived {
+    config: SkillConfig,
+    skill_type: SkillType,
+    files: Vec<SkillFile>,
+}
+
 impl Ctx<'_> {
-    fn check(&self, config_findings: Vec<Finding>, out: &mut Vec<Finding>) -> Skill {
+    fn check(&self, config_findings: Vec<Finding>, out: &mut Vec<Finding>) -> Derived {
         out.extend(rename(self.fm.findings.clone(), self.file));
         self.encoding(out);
-        let std_fields = fields::check(self, out);
+        fields::check(self, out);
         fields::check_keys(self, out);
         let config = self.config(config_findings, out);
         let has_scripts = match self.scope {
@@ -175,17 +197,7 @@ impl Ctx<'_> {
             contents::check(self, out);
             body::check(self, &config, out);
         }
-        let name = std_fields.name.or_else(|| self.pkg.folder_name.clone()).unwrap_or_default();
-        Skill {
-            name,
-            description: std_fields.description,
-            license: std_fields.license,
-            compatibility: std_fields.compatibility,
-            metadata: std_fields.metadata,
-            allowed_tools: std_fields.allowed_tools,
-            dir: PathBuf::new(),
-            // Moved in by `validate_scoped` once the rules are done with it (no copy of the body).
-            body: String::new(),
+        Derived {
             config,
             skill_type,
             files: match self.scope {

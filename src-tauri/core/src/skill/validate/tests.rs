@@ -41,6 +41,21 @@ fn a_minimal_skill_is_valid_in_every_profile() {
 }
 
 #[test]
+fn the_skill_keeps_the_normalised_name_the_trimmed_description_and_only_usable_values() {
+    let md = skill_md(
+        "name: \"  ﬁle-tool \"\ndescription: \"  Reads files.  \"\nlicense: ~\ncompatibility: \"\"\n\
+         allowed-tools: [bash]\nmetadata:\n  team: support\n  people: [ana, bia]",
+    );
+    let skill = run(Profile::Skillcase, "file-tool", &[("SKILL.md", &md)]).skill.unwrap();
+    assert_eq!(skill.name, "file-tool", "trimmed and NFKC-normalised (the ligature ﬁ becomes fi)");
+    assert_eq!(skill.description, "Reads files.");
+    assert_eq!(skill.license, None, "`~` is null");
+    assert_eq!(skill.compatibility.as_deref(), Some(""), "an empty quoted value is kept (and reported)");
+    assert_eq!(skill.allowed_tools, None, "a list is not text");
+    assert_eq!(skill.metadata.into_iter().collect::<Vec<_>>(), [("team".to_string(), "support".to_string())]);
+}
+
+#[test]
 fn the_skill_carries_fields_body_and_manifest() {
     let v = run(
         Profile::Skillcase,

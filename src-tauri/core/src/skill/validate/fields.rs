@@ -21,7 +21,6 @@ const MAX_COMPATIBILITY: usize = 500;
 const RESERVED_WORDS: &[&str] = &["anthropic", "claude"];
 
 /// The standard fields as the skill keeps them (each `None` when absent or unusable).
-#[derive(Default)]
 pub(super) struct StandardFields {
     pub name: Option<String>,
     pub description: String,
@@ -61,7 +60,8 @@ pub(super) fn take(fm: &mut Frontmatter) -> StandardFields {
 /// A scalar's text, `None` for null (`~`, `null`, no value), a list or a mapping.
 fn text(node: Node) -> Option<String> {
     match node.value {
-        Value::Scalar { text, plain } if !(plain && yaml::plain_kind(&text) == PlainKind::Null) => Some(text),
+        _ if node.is_null() => None,
+        Value::Scalar { text, .. } => Some(text),
         _ => None,
     }
 }

@@ -59,8 +59,10 @@ pub(super) fn take(fm: &mut Frontmatter) -> StandardFields {
 
 /// A scalar's text, `None` for null (`~`, `null`, no value), a list or a mapping.
 fn text(node: Node) -> Option<String> {
+    if node.is_null() {
+        return None;
+    }
     match node.value {
-        _ if node.is_null() => None,
         Value::Scalar { text, .. } => Some(text),
         _ => None,
     }

@@ -4,7 +4,6 @@
 //! `skill.config.yaml`, so listing thousands of skills costs little more than opening each file.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -176,28 +175,44 @@ fn next_lines_step(read: usize, seen: usize, n: usize) -> usize {
     (estimate + estimate / 5).max(LINES_STEP)
 }
 
-/// Reads until `buf` holds `want` bytes or the file ends, straight into the vector's spare
-/// capacity (no zeroing, one `read` per call for a file in the page cache).
-#[cfg(unix)]
+/// Reads until `buf` holds `want` bytes or the file ends (one `read` per call for a file in the
+/// page cache).
 fn fill(file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-    use rustix::buffer::spare_capacity;
     buf.reserve_exact(want.saturating_sub(buf.len()));
     while buf.len() < want {
-        match rustix::io::read(file, spare_capacity(buf)) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
+        if read_once(file, buf)? == 0 {
+            break;
         }
     }
     Ok(())
 }
 
+/// One `read` appended to `buf`, as much as its spare capacity holds, retried when a signal
+/// interrupts it. On Unix the bytes land straight in the uninitialised spare capacity, so no
+/// buffer is zeroed first (level 1 would otherwise clear 4 KB per folder).
+#[cfg(unix)]
+fn read_once(file: &fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    loop {
+        match rustix::io::read(file, rustix::buffer::spare_capacity(buf)) {
+            Err(rustix::io::Errno::INTR) => {}
+            other => return other.map_err(Into::into),
+        }
+    }
+}
+
 #[cfg(not(unix))]
-fn fill(mut file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-    let more = want.saturating_sub(buf.len()) as u64;
-    buf.reserve_exact(more as usize);
-    (&mut file).take(more).read_to_end(buf).map(drop)
+fn read_once(mut file: &fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read;
+    let start = buf.len();
+    buf.resize(buf.capacity(), 0);
+    let read = loop {
+        match file.read(&mut buf[start..]) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            other => break other,
+        }
+    };
+    buf.truncate(start + *read.as_ref().unwrap_or(&0));
+    read
 }
 
 #[cfg(unix)]
@@ -312,23 +327,17 @@ fn missing_skill_md(dir: &Path) -> Finding {
 /// How much of SKILL.md each read asks for (the floor level 1 is measured against reads 4 KB).
 const STEP: usize = 4096;
 
-/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end). The first
-/// step lands in a stack buffer, so the usual short frontmatter costs one read and one exact-size
-/// allocation.
-fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
-    let mut chunk = [0u8; STEP];
-    let n = read_some(&mut file, &mut chunk)?;
-    if let Some(end) = frontmatter_end(&chunk[..n], 0) {
-        return Ok(chunk[..end].to_vec());
-    }
-    let mut buf = chunk[..n].to_vec();
+/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end). The usual
+/// short frontmatter costs one `read` into one 4 KB allocation, which is dropped once the folder
+/// is validated.
+fn read_head(file: fs::File) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(STEP);
     loop {
-        let n = read_some(&mut file, &mut chunk)?;
-        if n == 0 {
+        let scanned = buf.len();
+        buf.reserve(STEP);
+        if read_once(&file, &mut buf)? == 0 {
             return Ok(buf);
         }
-        let scanned = buf.len();
-        buf.extend_from_slice(&chunk[..n]);
         if let Some(end) = frontmatter_end(&buf, scanned) {
             buf.truncate(end);
             return Ok(buf);
@@ -336,32 +345,19 @@ fn read_head(mut file: fs::File) -> std::io::Result<Vec<u8>> {
     }
 }
 
-/// One `read`, retried when a signal interrupts it.
-fn read_some(file: &mut fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
-    loop {
-        match file.read(buf) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
 /// Byte offset just past the closing `---` line, looking at complete lines only. `from` is where
 /// new bytes start (earlier complete lines were already scanned; the last partial one is rescanned).
 fn frontmatter_end(buf: &[u8], from: usize) -> Option<usize> {
-    let first_nl = buf.iter().position(|&b| b == b'\n')?;
-    let start =
-        buf[..from].iter().rposition(|&b| b == b'\n').map_or(first_nl + 1, |i| (i + 1).max(first_nl + 1));
+    let first_nl = memchr::memchr(b'\n', buf)?;
+    let start = memchr::memrchr(b'\n', &buf[..from]).map_or(first_nl + 1, |i| (i + 1).max(first_nl + 1));
     let mut line_start = start;
-    for (i, &b) in buf.iter().enumerate().skip(start) {
-        if b == b'\n' {
-            let line = &buf[line_start..i];
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.trim_ascii_end() == b"---" {
-                return Some(i + 1);
-            }
-            line_start = i + 1;
+    for i in memchr::memchr_iter(b'\n', &buf[start..]).map(|i| start + i) {
+        let line = &buf[line_start..i];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.trim_ascii_end() == b"---" {
+            return Some(i + 1);
         }
+        line_start = i + 1;
     }
     None
 }

@@ -11,9 +11,9 @@
 
 use crate::skill::yaml::{Key, Node, Value};
 
-/// First characters that give a plain scalar a special meaning in YAML.
-const INDICATORS: &[char] =
-    &['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'];
+/// First characters that give a plain scalar a special meaning in YAML (all ASCII, so a value's
+/// first byte decides).
+const INDICATORS: &[u8] = b"-?:,[]{}#&*!|>'\"%@`";
 
 /// The tree for a simple document, or `None` when the real parser must decide.
 pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
@@ -23,13 +23,13 @@ pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
     for (i, raw) in lines(yaml).enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let number = i as u32 + 1 + line_offset;
-        if line.trim_start_matches(' ').is_empty() {
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        if indent == line.len() {
             if line.is_empty() {
                 continue;
             }
             return None;
         }
-        let indent = line.len() - line.trim_start_matches(' ').len();
         let (key, value) = entry(line, indent, number)?;
         if indent == 0 {
             close_nested(&mut top, &mut nested, &mut pending)?;
@@ -97,10 +97,10 @@ fn push(entries: &mut Vec<(Key, Node)>, key: Key, value: Node) -> Option<()> {
 /// `key: value` or `key:` (value `None`) at `indent`.
 fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> {
     let rest = &line[indent..];
-    let colon = rest.bytes().position(|b| b == b':')?;
+    let colon = memchr::memchr(b':', rest.as_bytes())?;
     let name = &rest[..colon];
-    let simple_key = name.chars().next()?.is_ascii_alphanumeric()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let simple_key = name.as_bytes().first()?.is_ascii_alphanumeric()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !simple_key {
         return None;
     }
@@ -121,9 +121,8 @@ fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> 
 /// The value of a one-line plain scalar that means exactly its text, trailing blanks dropped.
 fn safe_plain(text: &str) -> Option<&str> {
     let text = text.trim_end_matches(' ');
-    let first = text.chars().next()?;
     let bytes = text.as_bytes();
-    let ordinary = !INDICATORS.contains(&first)
+    let ordinary = !INDICATORS.contains(bytes.first()?)
         && !has_mapping_or_comment_mark(bytes)
         && !text.ends_with(':')
         && all_printable(text);
@@ -140,19 +139,31 @@ fn has_mapping_or_comment_mark(bytes: &[u8]) -> bool {
 }
 
 /// True when every character of `text` is in YAML's printable set, minus tab (tabs go to the
-/// real parser). Decided on the bytes, so most bytes cost one comparison: besides the
-/// ASCII controls and DEL, only the C1 controls (`C2 80`–`C2 9F`, except NEL `C2 85`) and
-/// U+FEFF, U+FFFE, U+FFFF (`EF BB BF`, `EF BF BE`, `EF BF BF`) are outside the set, and a
-/// surrogate cannot occur in UTF-8. A test holds it to the set as the YAML specification
-/// writes it, for every character.
+/// real parser). Decided on the bytes, 16 at a time while they are printable ASCII (the usual
+/// case, checked without branches so the compiler can vectorise it); a block holding anything
+/// else is checked byte by byte: besides the ASCII controls and DEL, only the C1 controls
+/// (`C2 80`–`C2 9F`, except NEL `C2 85`) and U+FEFF, U+FFFE, U+FFFF (`EF BB BF`, `EF BF BE`,
+/// `EF BF BF`) are outside the set, and a surrogate cannot occur in UTF-8. A test holds it to the
+/// set as the YAML specification writes it, for every character, also across block edges.
 fn all_printable(text: &str) -> bool {
+    const BLOCK: usize = 16;
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().all(|(i, &byte)| match byte {
+    (0..bytes.len()).step_by(BLOCK).all(|start| {
+        let end = (start + BLOCK).min(bytes.len());
+        let printable_ascii = bytes[start..end].iter().fold(true, |all, &b| all & (0x20..0x7f).contains(&b));
+        printable_ascii || (start..end).all(|i| printable_byte(bytes, i))
+    })
+}
+
+/// Whether byte `i` of valid UTF-8 leaves the text printable (a lead byte decides for its
+/// whole character, so the continuation bytes pass).
+fn printable_byte(bytes: &[u8], i: usize) -> bool {
+    match bytes[i] {
         0x20..=0x7e | 0x80..=0xc1 | 0xc3..=0xee | 0xf0..=0xff => true,
         0xc2 => bytes[i + 1] == 0x85 || !(0x80..=0x9f).contains(&bytes[i + 1]),
         0xef => !matches!((bytes[i + 1], bytes[i + 2]), (0xbb, 0xbf) | (0xbf, 0xbe) | (0xbf, 0xbf)),
         _ => false,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -183,6 +194,23 @@ mod tests {
             assert_eq!(all_printable(c.encode_utf8(&mut buf)), is_printable(c), "U+{:04X}", c as u32);
             let among = format!("a{c}ç");
             assert_eq!(all_printable(&among), is_printable(c), "U+{:04X} among others", c as u32);
+        }
+    }
+
+    #[test]
+    fn the_byte_check_agrees_across_the_edges_of_its_16_byte_blocks() {
+        for c in (0x7f..=0x10ffff).filter_map(char::from_u32) {
+            for before in [13, 14, 15] {
+                let text = format!("{}{c}{}", "a".repeat(before), "b".repeat(20));
+                assert_eq!(all_printable(&text), is_printable(c), "U+{:04X} after {before} bytes", c as u32);
+            }
+        }
+        for control in ['\u{0}', '\t', '\u{1f}', '\u{7f}'] {
+            for at in [0, 15, 16, 31, 40] {
+                let mut text: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789ABCDE".chars().collect();
+                text[at] = control;
+                assert!(!all_printable(&text.iter().collect::<String>()), "{control:?} at {at}");
+            }
         }
     }
 

@@ -139,20 +139,35 @@ fn has_mapping_or_comment_mark(bytes: &[u8]) -> bool {
 }
 
 /// True when every character of `text` is in YAML's printable set, minus tab (tabs go to the
-/// real parser). Decided on the bytes, 16 at a time while they are printable ASCII (the usual
-/// case, checked without branches so the compiler can vectorise it); a block holding anything
-/// else is checked byte by byte: besides the ASCII controls and DEL, only the C1 controls
+/// real parser). Decided on the bytes, eight at a time while they are printable ASCII (the usual
+/// case); elsewhere byte by byte: besides the ASCII controls and DEL, only the C1 controls
 /// (`C2 80`–`C2 9F`, except NEL `C2 85`) and U+FEFF, U+FFFE, U+FFFF (`EF BB BF`, `EF BF BE`,
 /// `EF BF BF`) are outside the set, and a surrogate cannot occur in UTF-8. A test holds it to the
-/// set as the YAML specification writes it, for every character, also across block edges.
+/// set as the YAML specification writes it, for every character, also across word edges.
 fn all_printable(text: &str) -> bool {
-    const BLOCK: usize = 16;
     let bytes = text.as_bytes();
-    (0..bytes.len()).step_by(BLOCK).all(|start| {
-        let end = (start + BLOCK).min(bytes.len());
-        let printable_ascii = bytes[start..end].iter().fold(true, |all, &b| all & (0x20..0x7f).contains(&b));
-        printable_ascii || (start..end).all(|i| printable_byte(bytes, i))
-    })
+    let mut i = 0;
+    while i < bytes.len() {
+        let word = bytes.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        if word.is_some_and(printable_ascii_word) {
+            i += 8;
+        } else if printable_byte(bytes, i) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// True when all eight bytes of `word` are printable ASCII (`0x20..=0x7e`). With no high bit
+/// set, adding `0x60` to a byte sets its high bit exactly when it is at least a space, adding
+/// `0x01` exactly when it is DEL, and neither carries into the next byte.
+fn printable_ascii_word(word: u64) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let at_least_space = word.wrapping_add(0x6060_6060_6060_6060);
+    let del = word.wrapping_add(0x0101_0101_0101_0101);
+    word & HIGH == 0 && at_least_space & !del & HIGH == HIGH
 }
 
 /// Whether byte `i` of valid UTF-8 leaves the text printable (a lead byte decides for its
@@ -198,15 +213,15 @@ mod tests {
     }
 
     #[test]
-    fn the_byte_check_agrees_across_the_edges_of_its_16_byte_blocks() {
+    fn the_byte_check_agrees_across_the_edges_of_its_8_byte_words() {
         for c in (0x7f..=0x10ffff).filter_map(char::from_u32) {
-            for before in [13, 14, 15] {
+            for before in [5, 6, 7] {
                 let text = format!("{}{c}{}", "a".repeat(before), "b".repeat(20));
                 assert_eq!(all_printable(&text), is_printable(c), "U+{:04X} after {before} bytes", c as u32);
             }
         }
         for control in ['\u{0}', '\t', '\u{1f}', '\u{7f}'] {
-            for at in [0, 15, 16, 31, 40] {
+            for at in [0, 7, 8, 15, 16, 39, 40] {
                 let mut text: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789ABCDE".chars().collect();
                 text[at] = control;
                 assert!(!all_printable(&text.iter().collect::<String>()), "{control:?} at {at}");

@@ -137,9 +137,18 @@ pub fn escape(text: &str) -> String {
 }
 
 /// [`escape`], appending to `out` (the index renders thousands of values into one buffer).
+/// Most values hold no character to escape, so two vectorised scans find the first one (or
+/// none) before the byte loop starts.
 pub fn escape_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    let markup = memchr::memchr3(b'&', b'<', b'>', bytes);
+    let quote = memchr::memchr2(b'"', b'\'', bytes);
+    let Some(first) = markup.into_iter().chain(quote).min() else {
+        out.push_str(text);
+        return;
+    };
     let mut plain_from = 0;
-    for (at, byte) in text.bytes().enumerate() {
+    for (at, byte) in bytes.iter().enumerate().skip(first) {
         let entity = match byte {
             b'&' => "&amp;",
             b'<' => "&lt;",
@@ -165,6 +174,16 @@ mod tests {
         assert_eq!(escape(r#"a < b > c & "d" 'e'"#), "a &lt; b &gt; c &amp; &quot;d&quot; &#x27;e&#x27;");
         assert_eq!(escape("&amp;"), "&amp;amp;");
         assert_eq!(escape("çãõ / \\ `x`"), "çãõ / \\ `x`");
+    }
+
+    #[test]
+    fn escape_finds_the_first_special_character_wherever_it_is() {
+        assert_eq!(escape("no special characters at all"), "no special characters at all");
+        assert_eq!(escape("a quote ' before markup &"), "a quote &#x27; before markup &amp;");
+        assert_eq!(escape("markup > before a quote \""), "markup &gt; before a quote &quot;");
+        assert_eq!(escape("&"), "&amp;");
+        assert_eq!(escape("ends with <"), "ends with &lt;");
+        assert_eq!(escape(""), "");
     }
 
     #[test]

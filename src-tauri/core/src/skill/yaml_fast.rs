@@ -11,9 +11,19 @@
 
 use crate::skill::yaml::{Key, Node, Value};
 
-/// First characters that give a plain scalar a special meaning in YAML (all ASCII, so a value's
-/// first byte decides).
-const INDICATORS: &[u8] = b"-?:,[]{}#&*!|>'\"%@`";
+/// First characters that give a plain scalar a special meaning in YAML, as a table indexed by a
+/// value's first byte (they are all ASCII).
+const INDICATORS: [bool; 256] = byte_set(b"-?:,[]{}#&*!|>'\"%@`");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
 
 /// The tree for a simple document, or `None` when the real parser must decide.
 pub fn parse_simple(yaml: &str, line_offset: u32) -> Option<Node> {
@@ -97,7 +107,8 @@ fn push(entries: &mut Vec<(Key, Node)>, key: Key, value: Node) -> Option<()> {
 /// `key: value` or `key:` (value `None`) at `indent`.
 fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> {
     let rest = &line[indent..];
-    let colon = memchr::memchr(b':', rest.as_bytes())?;
+    // Keys are short: a plain loop finds the `:` sooner than a vectorised search starts.
+    let colon = rest.bytes().position(|b| b == b':')?;
     let name = &rest[..colon];
     let simple_key = name.as_bytes().first()?.is_ascii_alphanumeric()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
@@ -122,7 +133,7 @@ fn entry(line: &str, indent: usize, number: u32) -> Option<(Key, Option<Node>)> 
 fn safe_plain(text: &str) -> Option<&str> {
     let text = text.trim_end_matches(' ');
     let bytes = text.as_bytes();
-    let ordinary = !INDICATORS.contains(bytes.first()?)
+    let ordinary = !INDICATORS[usize::from(*bytes.first()?)]
         && !has_mapping_or_comment_mark(bytes)
         && !text.ends_with(':')
         && all_printable(text);
@@ -148,8 +159,7 @@ fn all_printable(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let word = bytes.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        if word.is_some_and(printable_ascii_word) {
+        if printable_ascii_word(word_at(bytes, i)) {
             i += 8;
         } else if printable_byte(bytes, i) {
             i += 1;
@@ -158,6 +168,20 @@ fn all_printable(text: &str) -> bool {
         }
     }
     true
+}
+
+/// The eight bytes from `i`, padded with spaces past the end (so a short value or the tail of
+/// a long one is still checked as one word).
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+        None => {
+            let mut word = [b' '; 8];
+            let tail = &bytes[i..];
+            word[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(word)
+        }
+    }
 }
 
 /// True when all eight bytes of `word` are printable ASCII (`0x20..=0x7e`). With no high bit

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillcase_core::skill::{frontmatter, yaml, yaml_fast};
+use skillcase_skill::{frontmatter, yaml, yaml_fast};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

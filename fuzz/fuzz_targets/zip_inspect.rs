@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skillcase_core::archive::inspect_bytes;
-use skillcase_core::skill::policy::Policy;
+use skillcase_skill::archive::inspect_bytes;
+use skillcase_skill::policy::Policy;
 
 fuzz_target!(|data: &[u8]| {
     let policy = Policy::default();

@@ -1,7 +1,7 @@
 //! The IPC error: the core's `ErrorBody`, serialised as `{ code, message, details? }`.
 
 use serde::Serialize;
-use skillcase_core::ErrorBody;
+use skillcase_common::ErrorBody;
 
 /// What every command returns on failure. A newtype so any core error converts with `?`.
 #[derive(Debug, Serialize)]

@@ -2,8 +2,8 @@
 //! window forwarder does; a notification that cannot be shown (no notification daemon, as under
 //! Xvfb) is dropped silently, because the inbox itself already shows the case.
 
-use skillcase_core::cases::store;
-use skillcase_core::events::{DomainEvent, EventBus};
+use skillcase_cases::store;
+use skillcase_common::events::{DomainEvent, EventBus};
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
 use tokio::sync::broadcast::error::RecvError;

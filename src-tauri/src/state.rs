@@ -9,12 +9,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use rusqlite::Connection;
-use skillcase_core::events::EventBus;
-use skillcase_core::info::{ApiStatus, AppInfo};
-use skillcase_core::library::Library;
-use skillcase_core::service::{Service, ServiceOptions};
-use skillcase_core::skill::policy::Policy;
-use skillcase_core::{db, paths, settings, ErrorBody};
+use skillcase_application::info::{ApiStatus, AppInfo};
+use skillcase_application::{paths, settings};
+use skillcase_common::events::EventBus;
+use skillcase_common::ErrorBody;
+use skillcase_host::{Service, ServiceOptions};
+use skillcase_library::Library;
+use skillcase_skill::policy::Policy;
+use skillcase_store::db;
 use tokio::sync::Mutex;
 
 use crate::error::IpcError;
@@ -41,7 +43,7 @@ impl AppState {
     /// refused) before the window, and starts the local agent API with the delivery worker. A
     /// service that cannot start (port in use) does not stop the window: the status line says why.
     pub fn start() -> Result<Self, ErrorBody> {
-        let data_dir = skillcase_core::paths::data_dir()?;
+        let data_dir = skillcase_application::paths::data_dir()?;
         let database_path = data_dir.join(db::DATABASE_FILE);
         let conn = db::open(&database_path)?;
         let skills_dir = settings::effective_skills_dir(&conn, &data_dir)?;

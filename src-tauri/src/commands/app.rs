@@ -1,6 +1,6 @@
 //! App-wide facts for the shell (status line).
 
-use skillcase_core::info::AppInfo;
+use skillcase_application::info::AppInfo;
 use tauri::State;
 
 use crate::{error::IpcError, state::AppState};

@@ -3,11 +3,11 @@
 //! opens the database off the main thread and calls one core function; changes are announced on
 //! the bus (which the window hears as `case-changed`) and wake the delivery worker.
 
-use skillcase_core::cases::model::{Delivery, HumanAction};
-use skillcase_core::cases::outbox::{self, OutboxStatus};
-use skillcase_core::cases::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
-use skillcase_core::cases::{reads, transition};
-use skillcase_core::events::DomainEvent;
+use skillcase_cases::model::{Delivery, HumanAction};
+use skillcase_cases::outbox::{self, OutboxStatus};
+use skillcase_cases::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
+use skillcase_cases::{reads, transition};
+use skillcase_common::events::DomainEvent;
 use tauri::State;
 
 use crate::error::IpcError;

@@ -1,6 +1,6 @@
 //! The Catalog screen: the factory skills, installing one, and removing a local override.
 
-use skillcase_core::library::{CatalogEntry, SkillDetail};
+use skillcase_library::{CatalogEntry, SkillDetail};
 use tauri::State;
 
 use super::library::on_library;

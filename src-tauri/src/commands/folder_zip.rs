@@ -7,7 +7,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use skillcase_core::skill::policy::ImportLimits;
+use skillcase_skill::policy::ImportLimits;
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use skillcase_core::library::Library;
-use skillcase_core::ErrorBody;
+use skillcase_common::ErrorBody;
+use skillcase_library::Library;
 
 use crate::{error::IpcError, state::AppState};
 

@@ -2,14 +2,14 @@
 //! endpoint, rotate the API token. Saving the skills directory or the port restarts the
 //! service in [`AppState`]; every save announces `settings-changed` so the status line re-reads.
 
-use skillcase_core::api::auth::TokenStore;
-use skillcase_core::cases::delivery::{test_endpoint, PingOutcome};
-use skillcase_core::cases::endpoint::{checked_endpoint, set_endpoint, EndpointInput};
-use skillcase_core::cases::signature::generate_secret;
-use skillcase_core::events::DomainEvent;
-use skillcase_core::settings::{self, view, SettingsView};
-use skillcase_core::skill::policy::Policy;
-use skillcase_core::ErrorBody;
+use skillcase_application::settings::{self, view, SettingsView};
+use skillcase_application::token::TokenStore;
+use skillcase_cases::delivery::{test_endpoint, PingOutcome};
+use skillcase_cases::endpoint::{checked_endpoint, set_endpoint, EndpointInput};
+use skillcase_cases::signature::generate_secret;
+use skillcase_common::events::DomainEvent;
+use skillcase_common::ErrorBody;
+use skillcase_skill::policy::Policy;
 use tauri::State;
 
 use crate::{error::IpcError, state::AppState};

@@ -1,17 +1,17 @@
 //! The Skills screen: the library list, one skill's detail, the three disclosure levels, import,
 //! try a message, versions, activity and edits. Each command is one call into
-//! `skillcase_core::library::Library` (run off the main thread by [`on_library`]).
+//! `skillcase_library::Library` (run off the main thread by [`on_library`]).
 
 use std::path::PathBuf;
 
 use base64::Engine as _;
-use skillcase_core::archive::ArchiveError;
-use skillcase_core::library::activations::MatchOutcome;
-use skillcase_core::library::{
+use skillcase_library::activations::MatchOutcome;
+use skillcase_library::{
     DayCount, FileDiff, ImportReport, LibraryError, SkillDetail, SkillPage, SkillQuery, VersionInfo,
 };
-use skillcase_core::skill::disclosure::{Index, IndexFormat, DEFAULT_BUDGET};
-use skillcase_core::skill::finding::Finding;
+use skillcase_skill::archive::ArchiveError;
+use skillcase_skill::disclosure::{Index, IndexFormat, DEFAULT_BUDGET};
+use skillcase_skill::finding::Finding;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 
@@ -117,7 +117,7 @@ pub async fn skills_pick_packages(
         app.dialog().file().set_title(title).add_filter(filter_name, &["zip", "skill"]).blocking_pick_files()
     })
     .await
-    .map_err(|err| IpcError::from(skillcase_core::ErrorBody::new("task_failed", err.to_string())))?;
+    .map_err(|err| IpcError::from(skillcase_common::ErrorBody::new("task_failed", err.to_string())))?;
     Ok(chosen.unwrap_or_default().into_iter().filter_map(|p| p.into_path().ok()).collect())
 }
 
@@ -228,7 +228,7 @@ pub async fn skill_delete(state: State<'_, AppState>, name: String) -> Result<()
 }
 
 /// The bytes of `path` in the live version of `name`, read back from the blob store.
-fn live_file(lib: &skillcase_core::library::Library, name: &str, path: &str) -> Result<Vec<u8>, IpcError> {
+fn live_file(lib: &skillcase_library::Library, name: &str, path: &str) -> Result<Vec<u8>, IpcError> {
     let not_found = || LibraryError::FileNotFound { name: name.to_string(), path: path.to_string() };
     let version = lib.summary(name)?.live_version.ok_or_else(not_found)?;
     let mut package = lib.version_package(name, version)?;

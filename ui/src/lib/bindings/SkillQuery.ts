@@ -4,7 +4,7 @@ import type { SkillType } from "./SkillType";
 import type { ValidityFilter } from "./ValidityFilter";
 
 /**
- * A page request for [`crate::library::Library::list`]. Empty fields do not filter.
+ * A page request for [`crate::Library::list`]. Empty fields do not filter.
  */
 export type SkillQuery = { 
 /**

@@ -1,0 +1,22 @@
+//! The local agent API (SPEC B4): the loopback HTTP server the AI agent calls for skills, cases
+//! and the guardrail.
+//!
+//! - [`server`]: binding, layers, start and graceful stop.
+//! - [`gate`]: the checks every request passes (host, origin, token, content type).
+//! - [`auth`]: the bearer token file, its creation and rotation.
+//! - [`routes`]: the route table; [`openapi`]: the document built from it.
+//! - [`error`]: the JSON error shape and the one code-to-status table.
+//! - [`extract`]: typed bodies and queries whose errors name the field.
+//! - [`connections`], [`state`]: what handlers share.
+
+pub mod connections;
+pub mod error;
+pub mod extract;
+pub mod gate;
+pub mod openapi;
+pub mod routes;
+pub mod server;
+pub mod state;
+
+pub use server::{serve, ApiConfig, RunningServer};
+pub use state::ApiState;

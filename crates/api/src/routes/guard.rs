@@ -1,0 +1,35 @@
+//! `POST /v1/guard/before-send` (SPEC B5): may the agent send this message?
+
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::extract::JsonBody;
+use crate::state::ApiState;
+use skillcase_cases::guard::{self, BeforeSend, Verdict};
+use skillcase_common::events::DomainEvent;
+
+/// The request body; [`BeforeSend`] with unknown fields refused.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeforeSendBody {
+    conversation_id: String,
+    turn_id: String,
+    message: String,
+}
+
+/// Answers `pass` or `veto`; the second veto in a turn opens a case (announced like any new
+/// case) and passes.
+pub async fn before_send(
+    State(state): State<ApiState>,
+    JsonBody(body): JsonBody<BeforeSendBody>,
+) -> Result<Json<Verdict>, ApiError> {
+    let request =
+        BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
+    let verdict = state.db.run(move |conn| guard::before_send(conn, request)).await?;
+    if let Some(case) = &verdict.auto_opened_case {
+        state.events.publish(DomainEvent::CaseOpened { id: case.id.clone() });
+    }
+    Ok(Json(verdict))
+}

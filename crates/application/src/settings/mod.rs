@@ -1,0 +1,52 @@
+//! Workspace settings (SPEC C1 *Settings*, B3, B4): the skills directory, the local API port,
+//! the import policy and limits, the UI language and theme. Each lives under its own key in the
+//! `settings` table as JSON, has one module that owns its default and its validation, and is
+//! refused with a stable code when bad ([`SettingsError`]). The agent endpoint keeps its own
+//! table ([`skillcase_cases::endpoint`]); [`view`] gathers everything Settings shows.
+//!
+//! Nothing here restarts anything: the desktop shell and `skillcase serve` read these values
+//! and restart the service when the skills directory or the port changes.
+
+pub mod api_port;
+pub mod appearance;
+pub mod error;
+pub mod policy;
+pub mod skills_dir;
+pub mod store;
+pub mod view;
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub use api_port::{api_port, check_api_port, set_api_port, startup_api_port};
+pub use appearance::{language, set_language, set_theme, theme, Language, Theme};
+pub use error::SettingsError;
+pub use policy::{checked_policy, policy, set_policy};
+pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
+pub use view::{ApiAccess, SettingsView};
+
+use skillcase_skill::policy::Policy;
+
+/// Every workspace setting as saved (defaults where nothing was saved).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct WorkspaceSettings {
+    /// The chosen skills directory; `None` means the default.
+    pub skills_dir: Option<String>,
+    pub api_port: u16,
+    pub policy: Policy,
+    pub language: Language,
+    pub theme: Theme,
+}
+
+/// Reads every workspace setting.
+pub fn load(conn: &Connection) -> Result<WorkspaceSettings, SettingsError> {
+    Ok(WorkspaceSettings {
+        skills_dir: skills_dir_setting(conn)?.map(|dir| dir.display().to_string()),
+        api_port: api_port(conn)?,
+        policy: policy(conn)?,
+        language: language(conn)?,
+        theme: theme(conn)?,
+    })
+}

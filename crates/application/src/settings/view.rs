@@ -1,0 +1,74 @@
+//! What the Settings screen shows in one read: the saved settings, the values in force (which
+//! environment overrides may change), the agent endpoint without its secret, and how to reach
+//! the local API (URL, token, a curl line to try it).
+
+use std::path::Path;
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::{load, skills_dir, WorkspaceSettings};
+use crate::info::ApiStatus;
+use crate::token::TokenStore;
+use skillcase_cases::endpoint::{endpoint_view, EndpointView};
+use skillcase_common::ErrorBody;
+
+/// Everything the Settings screen shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SettingsView {
+    pub workspace: WorkspaceSettings,
+    /// The skills directory in force (the setting, an environment override or the default).
+    pub skills_dir: String,
+    /// True when `$SKILLCASE_SKILLS_DIR` overrides the setting.
+    pub skills_dir_from_env: bool,
+    /// The agent endpoint, once configured.
+    pub endpoint: Option<EndpointView>,
+    pub api: ApiAccess,
+}
+
+/// How the agent reaches the local API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ApiAccess {
+    pub status: ApiStatus,
+    /// Where the API listens, or would listen once it can start.
+    pub url: String,
+    /// The bearer token every request needs.
+    pub token: String,
+    /// A command line that tries the API with this token.
+    pub curl: String,
+}
+
+impl ApiAccess {
+    /// The access facts for `status`, falling back to `port` for the URL when the API is down.
+    pub fn new(status: ApiStatus, port: u16, token: &str) -> Self {
+        let url = match &status {
+            ApiStatus::Listening { url } => url.clone(),
+            ApiStatus::Failed { .. } => format!("http://127.0.0.1:{port}"),
+        };
+        let curl = curl_line(&url, token);
+        ApiAccess { status, url, token: token.to_string(), curl }
+    }
+}
+
+/// `curl -H "Authorization: Bearer <token>" <url>/v1/skills/index`: the first call an agent makes.
+pub fn curl_line(url: &str, token: &str) -> String {
+    format!("curl -H \"Authorization: Bearer {token}\" {url}/v1/skills/index")
+}
+
+/// Reads the whole Settings view for the data directory `data_dir`, whose API is in `status`.
+pub fn read(conn: &Connection, data_dir: &Path, status: ApiStatus) -> Result<SettingsView, ErrorBody> {
+    let workspace = load(conn)?;
+    let skills_dir = skills_dir::effective_skills_dir(conn, data_dir)?.display().to_string();
+    let token = TokenStore::open(data_dir)?.current()?;
+    let api = ApiAccess::new(status, workspace.api_port, token.as_str());
+    Ok(SettingsView {
+        workspace,
+        skills_dir,
+        skills_dir_from_env: skills_dir::skills_dir_from_env(),
+        endpoint: endpoint_view(conn)?,
+        api,
+    })
+}

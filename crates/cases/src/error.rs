@@ -1,0 +1,94 @@
+//! Every way a case operation can be refused, each with a stable code (`docs/error-codes.md`).
+
+use serde_json::json;
+
+use super::model::{CaseStatus, DeliveryState};
+use skillcase_common::error::Coded;
+
+/// Why a case, delivery or endpoint operation was refused. A refused operation changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum CasesError {
+    #[error("no case with id {id}")]
+    CaseNotFound { id: String },
+    #[error("a case that is {} cannot take the action {action}", from.as_str())]
+    InvalidTransition { from: CaseStatus, action: &'static str },
+    #[error("{field} is required and must not be blank")]
+    TextRequired { field: &'static str },
+    #[error("{field} {reason}")]
+    InvalidInput { field: &'static str, reason: String },
+    #[error("no delivery with id {id}")]
+    DeliveryNotFound { id: String },
+    #[error("a delivery that is {} cannot be retried; only failed or dead ones can", state.as_str())]
+    DeliveryNotRetryable { state: DeliveryState },
+    #[error("the agent endpoint URL {url:?} is not valid: {reason}")]
+    InvalidEndpointUrl { url: String, reason: String },
+    #[error("the agent endpoint {field} is not valid: {reason}")]
+    InvalidEndpointSetting { field: &'static str, reason: String },
+    #[error("no agent endpoint is configured")]
+    EndpointNotConfigured,
+    #[error("cannot build the HTTP client: {0}")]
+    HttpClient(String),
+    #[error("the stored {what} {value:?} is not one this build knows")]
+    Corrupt { what: &'static str, value: String },
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("cannot open the database: {0}")]
+    Open(#[from] skillcase_store::db::DbError),
+}
+
+impl Coded for CasesError {
+    fn code(&self) -> &'static str {
+        match self {
+            CasesError::CaseNotFound { .. } => "case_not_found",
+            CasesError::InvalidTransition { .. } => "invalid_transition",
+            CasesError::TextRequired { .. } => "text_required",
+            CasesError::InvalidInput { .. } => "invalid_case_input",
+            CasesError::DeliveryNotFound { .. } => "delivery_not_found",
+            CasesError::DeliveryNotRetryable { .. } => "delivery_not_retryable",
+            CasesError::InvalidEndpointUrl { .. } => "invalid_endpoint_url",
+            CasesError::InvalidEndpointSetting { .. } => "invalid_endpoint_setting",
+            CasesError::EndpointNotConfigured => "endpoint_not_configured",
+            CasesError::HttpClient(_) => "http_client_failed",
+            CasesError::Corrupt { .. } => "db_corrupt",
+            CasesError::Db(_) => "db_error",
+            CasesError::Open(e) => e.code(),
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            CasesError::CaseNotFound { id } | CasesError::DeliveryNotFound { id } => {
+                Some(json!({ "id": id }))
+            }
+            CasesError::InvalidTransition { from, action } => {
+                Some(json!({ "from": from.as_str(), "action": action }))
+            }
+            CasesError::TextRequired { field } => Some(json!({ "field": field })),
+            CasesError::InvalidInput { field, .. } | CasesError::InvalidEndpointSetting { field, .. } => {
+                Some(json!({ "field": field }))
+            }
+            CasesError::DeliveryNotRetryable { state } => Some(json!({ "state": state.as_str() })),
+            CasesError::InvalidEndpointUrl { url, .. } => Some(json!({ "url": url })),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillcase_common::ErrorBody;
+
+    #[test]
+    fn an_invalid_transition_crosses_the_boundary_with_from_and_action() {
+        let err = CasesError::InvalidTransition { from: CaseStatus::Resolved, action: "escalate" };
+        assert_eq!(
+            serde_json::to_value(ErrorBody::from(err)).unwrap(),
+            json!({
+                "code": "invalid_transition",
+                "message": "a case that is resolved cannot take the action escalate",
+                "details": { "from": "resolved", "action": "escalate" }
+            })
+        );
+    }
+}

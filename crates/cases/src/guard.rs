@@ -1,0 +1,503 @@
+//! The `before-send` decision (SPEC B5): may the agent send this message?
+//!
+//! A message that promises a human follow-up is vetoed while its conversation has no open case,
+//! with a teaching message telling the agent what to do. The second veto in the same turn opens
+//! a case itself (source `guardrail_autofallback`) and passes, so no promise goes out without a
+//! case and the agent is never stuck. Veto counts live in `guard_vetoes`, one row per
+//! `(conversation_id, turn_id)`, so they survive a restart between the agent's two attempts.
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
+use crate::{clock, store, transition, CasesError};
+use skillcase_common::error::Coded;
+use skillcase_guard::{detect, Detection, Language};
+
+/// What the agent sends to the guardrail: the message it is about to send, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct BeforeSend {
+    pub conversation_id: String,
+    /// The agent's turn: every attempt at the same reply shares it.
+    pub turn_id: String,
+    pub message: String,
+}
+
+/// Send it or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export, rename = "GuardVerdictKind")]
+pub enum VerdictKind {
+    Pass,
+    Veto,
+}
+
+/// A case the verdict relies on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "GuardCaseRef")]
+pub struct CaseRef {
+    pub id: String,
+    /// The short number people use (`#1042`).
+    pub number: i64,
+}
+
+impl From<&Case> for CaseRef {
+    fn from(case: &Case) -> Self {
+        CaseRef { id: case.id.clone(), number: case.number }
+    }
+}
+
+/// The guardrail's answer: `{"verdict": "pass" | "veto", ...}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "GuardVerdict")]
+pub struct Verdict {
+    pub verdict: VerdictKind,
+    /// What the agent should know: the teaching message on a veto, which case covers the promise
+    /// on a pass that had one; absent when the message promised nothing.
+    pub reason: Option<String>,
+    /// The detector rule that found the promise.
+    pub rule: Option<String>,
+    /// The words that make the promise, as the agent wrote them.
+    pub evidence: Option<String>,
+    /// Promises vetoed so far in this turn (including this one when it is vetoed).
+    pub vetoes_in_turn: i64,
+    /// The conversation's open case covering the promise, when there is one.
+    pub open_case: Option<CaseRef>,
+    /// The case the guardrail opened just now (second veto in the turn).
+    pub auto_opened_case: Option<CaseRef>,
+}
+
+/// The teaching message of a veto (SPEC B5), word for word.
+pub const VETO_MESSAGE: &str =
+    "you promised a human follow-up without opening a case: open one, or rephrase without the promise";
+
+/// The longest conversation or turn id accepted, in characters (as for cases).
+pub const MAX_ID_CHARS: usize = 200;
+
+/// Why a before-send request was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    #[error("{field} {reason}")]
+    InvalidInput { field: &'static str, reason: String },
+    #[error(transparent)]
+    Cases(#[from] CasesError),
+    #[error("database error: {0}")]
+    Db(#[from] rusqlite::Error),
+}
+
+impl Coded for GuardError {
+    fn code(&self) -> &'static str {
+        match self {
+            GuardError::InvalidInput { .. } => "invalid_input",
+            GuardError::Cases(inner) => inner.code(),
+            GuardError::Db(_) => "db_error",
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            GuardError::InvalidInput { field, .. } => Some(serde_json::json!({ "field": field })),
+            GuardError::Cases(inner) => inner.details(),
+            GuardError::Db(_) => None,
+        }
+    }
+}
+
+/// Decides whether the agent may send `req.message` (SPEC B5); see the module doc.
+pub fn before_send(conn: &Connection, req: BeforeSend) -> Result<Verdict, GuardError> {
+    let req = checked(req)?;
+    let found = detect(&req.message);
+    if !found.promise {
+        return Ok(verdict(VerdictKind::Pass, None, &found, 0));
+    }
+    let vetoes = match count_veto(conn, &req, &found)? {
+        Counted::Covered(case) => {
+            let reason = format!("the conversation has open case #{}, which covers the promise", case.number);
+            let mut out = verdict(VerdictKind::Pass, Some(reason), &found, 0);
+            out.open_case = Some(case);
+            return Ok(out);
+        }
+        Counted::Vetoes(n) => n,
+    };
+    if vetoes < 2 {
+        return Ok(verdict(VerdictKind::Veto, Some(VETO_MESSAGE.to_string()), &found, vetoes));
+    }
+    let opened = transition::open_case(conn, fallback_case(&req, &found))?;
+    let case = CaseRef::from(&opened.case);
+    let mut out = verdict(VerdictKind::Pass, None, &found, vetoes);
+    if opened.already_open {
+        out.reason =
+            Some(format!("the conversation has open case #{}, which covers the promise", case.number));
+    } else {
+        conn.execute(
+            "UPDATE guard_vetoes SET auto_case_id = ?3 WHERE conversation_id = ?1 AND turn_id = ?2",
+            params![req.conversation_id, req.turn_id, case.id],
+        )?;
+        out.reason = Some(format!(
+            "second veto in this turn: case #{} was opened automatically, so the promise is covered; send the message",
+            case.number
+        ));
+        out.auto_opened_case = Some(case.clone());
+    }
+    out.open_case = Some(case);
+    Ok(out)
+}
+
+fn verdict(kind: VerdictKind, reason: Option<String>, found: &Detection, vetoes: i64) -> Verdict {
+    Verdict {
+        verdict: kind,
+        reason,
+        rule: found.rule.clone(),
+        evidence: found.evidence.clone(),
+        vetoes_in_turn: vetoes,
+        open_case: None,
+        auto_opened_case: None,
+    }
+}
+
+fn checked(mut req: BeforeSend) -> Result<BeforeSend, GuardError> {
+    for (field, value) in [("conversation_id", &mut req.conversation_id), ("turn_id", &mut req.turn_id)] {
+        let trimmed = value.trim();
+        if trimmed.is_empty() {
+            return Err(GuardError::InvalidInput {
+                field,
+                reason: "is required and must not be blank".into(),
+            });
+        }
+        let chars = trimmed.chars().count();
+        if chars > MAX_ID_CHARS {
+            return Err(GuardError::InvalidInput {
+                field,
+                reason: format!("is {chars} characters long; at most {MAX_ID_CHARS} are allowed"),
+            });
+        }
+        *value = trimmed.to_string();
+    }
+    Ok(req)
+}
+
+enum Counted {
+    /// The conversation already has an open case: nothing to count.
+    Covered(CaseRef),
+    /// Vetoes in this turn, this one included.
+    Vetoes(i64),
+}
+
+/// In one `BEGIN IMMEDIATE` transaction: the open case covering the conversation, or one more
+/// veto for the turn.
+fn count_veto(conn: &Connection, req: &BeforeSend, found: &Detection) -> Result<Counted, GuardError> {
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+    if let Some(case) = store::open_case_for_conversation(&tx, &req.conversation_id)? {
+        return Ok(Counted::Covered(CaseRef::from(&case)));
+    }
+    let vetoes: i64 = tx.query_row(
+        "INSERT INTO guard_vetoes (conversation_id, turn_id, vetoes, first_at, last_at, last_rule, last_evidence) \
+         VALUES (?1, ?2, 1, ?3, ?3, ?4, ?5) \
+         ON CONFLICT (conversation_id, turn_id) DO UPDATE SET vetoes = vetoes + 1, last_at = excluded.last_at, \
+         last_rule = excluded.last_rule, last_evidence = excluded.last_evidence \
+         RETURNING vetoes",
+        params![req.conversation_id, req.turn_id, clock::now(), found.rule, found.evidence],
+        |row| row.get(0),
+    )?;
+    tx.commit()?;
+    Ok(Counted::Vetoes(vetoes))
+}
+
+/// Vetoes recorded for a turn (0 when none), for the case view and tests.
+pub fn vetoes_in_turn(conn: &Connection, conversation_id: &str, turn_id: &str) -> Result<i64, GuardError> {
+    let n = conn
+        .query_row(
+            "SELECT vetoes FROM guard_vetoes WHERE conversation_id = ?1 AND turn_id = ?2",
+            params![conversation_id, turn_id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(n.unwrap_or(0))
+}
+
+/// The case the guardrail opens on the second veto: title from the promising sentence, summary
+/// saying why it exists and quoting the message, in the message's language.
+fn fallback_case(req: &BeforeSend, found: &Detection) -> NewCase {
+    let evidence = found.evidence.as_deref().unwrap_or_default();
+    let sentence = clip(promising_sentence(&req.message, evidence), 160);
+    let message = clip(req.message.trim(), 4000);
+    let (title, summary, blocker) = match found.language {
+        Language::PtBr => (
+            format!("Retorno prometido: {sentence}"),
+            format!(
+                "Aberto automaticamente pela proteção contra promessas: o agente prometeu um retorno humano duas vezes \
+                 no turno {} sem abrir um caso. Mensagem do agente:\n\n{message}",
+                req.turn_id
+            ),
+            format!("O agente prometeu que uma pessoa daria retorno (\"{evidence}\"); alguém precisa cumprir."),
+        ),
+        _ => (
+            format!("Follow-up promised: {sentence}"),
+            format!(
+                "Opened automatically by the guardrail: the agent promised a human follow-up twice in turn {} \
+                 without opening a case. The agent's message:\n\n{message}",
+                req.turn_id
+            ),
+            format!("The agent promised that a person would follow up (\"{evidence}\"); someone has to."),
+        ),
+    };
+    NewCase {
+        conversation_id: req.conversation_id.clone(),
+        lead: Lead::default(),
+        agent_id: None,
+        title: clip(&title, 200),
+        summary,
+        blocker: Some(blocker),
+        context: vec![ContextMessage { role: "agent".into(), text: message, at: None }],
+        source: CaseSource::GuardrailAutofallback,
+    }
+}
+
+/// The sentence of `message` holding `evidence` (the whole message when it cannot be found).
+fn promising_sentence<'a>(message: &'a str, evidence: &str) -> &'a str {
+    let Some(at) = message.find(evidence).filter(|_| !evidence.is_empty()) else {
+        return message.trim();
+    };
+    let ends = |c: char| matches!(c, '.' | '!' | '?' | '\n');
+    let start = message[..at].rfind(ends).map_or(0, |i| i + 1);
+    let end = message[at..].find(ends).map_or(message.len(), |i| at + i + 1);
+    message[start..end].trim()
+}
+
+/// At most `max` characters, with an ellipsis when cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CaseStatus;
+    use skillcase_store::db;
+
+    const PROMISE: &str = "Vou verificar com a equipe financeira e te retorno ainda hoje.";
+
+    fn database() -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = db::open(&dir.path().join(db::DATABASE_FILE)).unwrap();
+        (dir, conn)
+    }
+
+    fn ask(conn: &Connection, conversation: &str, turn: &str, message: &str) -> Verdict {
+        let req = BeforeSend {
+            conversation_id: conversation.into(),
+            turn_id: turn.into(),
+            message: message.into(),
+        };
+        before_send(conn, req).unwrap()
+    }
+
+    fn open_by_agent(conn: &Connection, conversation: &str) -> Case {
+        let new = NewCase {
+            conversation_id: conversation.into(),
+            lead: Lead::default(),
+            agent_id: None,
+            title: "Estorno".into(),
+            summary: "Cliente pede estorno".into(),
+            blocker: None,
+            context: vec![],
+            source: CaseSource::Agent,
+        };
+        transition::open_case(conn, new).unwrap().case
+    }
+
+    #[test]
+    fn a_message_without_a_promise_passes_and_counts_nothing() {
+        let (_dir, conn) = database();
+        let verdict = ask(&conn, "c1", "t1", "Vou te mandar o link do rastreio.");
+        assert_eq!(verdict.verdict, VerdictKind::Pass);
+        assert_eq!((verdict.reason, verdict.evidence, verdict.vetoes_in_turn), (None, None, 0));
+        assert_eq!(vetoes_in_turn(&conn, "c1", "t1").unwrap(), 0);
+    }
+
+    #[test]
+    fn a_promise_without_an_open_case_is_vetoed_with_the_teaching_message() {
+        let (_dir, conn) = database();
+        let verdict = ask(&conn, "c1", "t1", PROMISE);
+        assert_eq!(verdict.verdict, VerdictKind::Veto);
+        assert_eq!(
+            verdict.reason.as_deref(),
+            Some("you promised a human follow-up without opening a case: open one, or rephrase without the promise")
+        );
+        assert_eq!(verdict.evidence.as_deref(), Some("Vou verificar com a equipe"));
+        assert_eq!(verdict.vetoes_in_turn, 1);
+        assert_eq!((verdict.open_case, verdict.auto_opened_case), (None, None));
+        assert_eq!(store::open_case_for_conversation(&conn, "c1").unwrap(), None);
+    }
+
+    #[test]
+    fn a_promise_in_a_conversation_with_an_open_case_passes_and_names_the_case() {
+        let (_dir, conn) = database();
+        let case = open_by_agent(&conn, "c1");
+        let verdict = ask(&conn, "c1", "t1", PROMISE);
+        assert_eq!(verdict.verdict, VerdictKind::Pass);
+        assert_eq!(verdict.open_case, Some(CaseRef { id: case.id, number: case.number }));
+        assert_eq!(verdict.auto_opened_case, None);
+        assert_eq!(vetoes_in_turn(&conn, "c1", "t1").unwrap(), 0);
+    }
+
+    #[test]
+    fn the_second_veto_in_a_turn_opens_a_guardrail_case_and_passes() {
+        let (_dir, conn) = database();
+        assert_eq!(ask(&conn, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        let verdict = ask(&conn, "c1", "t1", "Someone from billing will call you tomorrow. Anything else?");
+        assert_eq!(verdict.verdict, VerdictKind::Pass);
+        assert_eq!(verdict.vetoes_in_turn, 2);
+        let auto = verdict.auto_opened_case.clone().expect("a case was opened");
+        assert_eq!(verdict.open_case, Some(auto.clone()));
+        assert!(verdict.reason.unwrap().contains(&format!("case #{} was opened automatically", auto.number)));
+
+        let case = store::find_case(&conn, &auto.id).unwrap();
+        assert_eq!(case.source, CaseSource::GuardrailAutofallback);
+        assert_eq!(case.status, CaseStatus::AwaitingHuman);
+        assert_eq!(case.conversation_id, "c1");
+        assert_eq!(case.title, "Follow-up promised: Someone from billing will call you tomorrow.");
+        assert!(case.summary.contains("twice in turn t1"), "{}", case.summary);
+        assert!(case.summary.ends_with("Someone from billing will call you tomorrow. Anything else?"));
+        assert_eq!(case.context[0].text, "Someone from billing will call you tomorrow. Anything else?");
+    }
+
+    #[test]
+    fn an_auto_opened_case_of_a_portuguese_message_is_titled_in_portuguese() {
+        let (_dir, conn) = database();
+        ask(&conn, "c1", "t1", PROMISE);
+        let auto = ask(&conn, "c1", "t1", PROMISE).auto_opened_case.unwrap();
+        let case = store::find_case(&conn, &auto.id).unwrap();
+        assert_eq!(
+            case.title,
+            "Retorno prometido: Vou verificar com a equipe financeira e te retorno ainda hoje."
+        );
+        assert!(case.blocker.unwrap().contains("\"Vou verificar com a equipe\""));
+    }
+
+    #[test]
+    fn once_the_guardrail_opened_a_case_later_promises_in_the_turn_pass_without_a_second_case() {
+        let (_dir, conn) = database();
+        ask(&conn, "c1", "t1", PROMISE);
+        let first = ask(&conn, "c1", "t1", PROMISE).auto_opened_case.unwrap();
+        let third = ask(&conn, "c1", "t1", PROMISE);
+        assert_eq!(third.verdict, VerdictKind::Pass);
+        assert_eq!((third.open_case, third.auto_opened_case), (Some(first), None));
+        let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
+        assert_eq!(cases, 1);
+    }
+
+    #[test]
+    fn vetoes_in_different_turns_or_conversations_do_not_add_up() {
+        let (_dir, conn) = database();
+        assert_eq!(ask(&conn, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(ask(&conn, "c1", "t2", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(ask(&conn, "c2", "t1", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(store::open_case_for_conversation(&conn, "c1").unwrap(), None);
+    }
+
+    #[test]
+    fn a_rephrased_message_between_two_promises_does_not_reset_the_turn() {
+        let (_dir, conn) = database();
+        ask(&conn, "c1", "t1", PROMISE);
+        assert_eq!(ask(&conn, "c1", "t1", "Vou te mandar o link.").verdict, VerdictKind::Pass);
+        assert!(ask(&conn, "c1", "t1", PROMISE).auto_opened_case.is_some());
+    }
+
+    #[test]
+    fn the_veto_count_survives_reopening_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(db::DATABASE_FILE);
+        assert_eq!(ask(&db::open(&path).unwrap(), "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        let verdict = ask(&db::open(&path).unwrap(), "c1", "t1", PROMISE);
+        assert!(verdict.auto_opened_case.is_some());
+    }
+
+    #[test]
+    fn concurrent_attempts_in_one_turn_veto_once_and_open_exactly_one_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(db::DATABASE_FILE);
+        db::open(&path).unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let verdicts: Vec<Verdict> = (0..4)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let conn = db::open(&path).unwrap();
+                    start.wait();
+                    ask(&conn, "c1", "t1", PROMISE)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|handle| handle.join().unwrap())
+            .collect();
+        let conn = db::open(&path).unwrap();
+        let case = store::open_case_for_conversation(&conn, "c1").unwrap().expect("one case is open");
+        let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
+        let vetoed = verdicts.iter().filter(|v| v.verdict == VerdictKind::Veto).count();
+        let auto_opened = verdicts.iter().filter(|v| v.auto_opened_case.is_some()).count();
+        assert_eq!((cases, vetoed, auto_opened), (1, 1, 1));
+        for passed in verdicts.iter().filter(|v| v.verdict == VerdictKind::Pass) {
+            assert_eq!(passed.open_case.as_ref().map(|c| c.id.as_str()), Some(case.id.as_str()));
+        }
+    }
+
+    #[test]
+    fn a_closed_case_does_not_cover_a_new_promise() {
+        let (_dir, conn) = database();
+        let case = open_by_agent(&conn, "c1");
+        transition::cancel(&conn, &case.id, crate::model::Actor::Agent, None, None).unwrap();
+        assert_eq!(ask(&conn, "c1", "t9", PROMISE).verdict, VerdictKind::Veto);
+    }
+
+    #[test]
+    fn a_blank_conversation_or_turn_is_refused_with_invalid_input() {
+        let (_dir, conn) = database();
+        for (conversation, turn, field) in [(" ", "t1", "conversation_id"), ("c1", "", "turn_id")] {
+            let req = BeforeSend {
+                conversation_id: conversation.into(),
+                turn_id: turn.into(),
+                message: PROMISE.into(),
+            };
+            let err = before_send(&conn, req).unwrap_err();
+            assert_eq!(err.code(), "invalid_input");
+            assert_eq!(err.details(), Some(serde_json::json!({ "field": field })));
+        }
+    }
+
+    #[test]
+    fn a_turn_id_over_the_limit_is_refused() {
+        let (_dir, conn) = database();
+        let req =
+            BeforeSend { conversation_id: "c1".into(), turn_id: "t".repeat(201), message: PROMISE.into() };
+        let err = before_send(&conn, req).unwrap_err();
+        assert_eq!(err.to_string(), "turn_id is 201 characters long; at most 200 are allowed");
+    }
+
+    #[test]
+    fn the_verdict_serialises_with_a_lowercase_verdict_tag() {
+        let (_dir, conn) = database();
+        let json =
+            serde_json::to_value(ask(&conn, "c1", "t1", "Someone from billing will call you.")).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "verdict": "veto",
+                "reason": VETO_MESSAGE,
+                "rule": "en.person_will_follow_up",
+                "evidence": "Someone from billing will call",
+                "vetoes_in_turn": 1,
+                "open_case": null,
+                "auto_opened_case": null
+            })
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! `skillcase`: the headless face of the engine, for scripts, CI pipelines and benchmarks.
+//!
+//! Exit codes: 0 success, 1 a finding or refusal, 2 bad usage (clap's own exit code).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod edit;
+mod endpoint;
+mod format;
+mod gc_blobs;
+mod guard;
+mod import;
+#[path = "match.rs"]
+mod match_cmd;
+mod prompt;
+mod read;
+mod read_file;
+mod serve;
+mod skills;
+mod token;
+mod validate;
+
+/// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
+#[derive(Debug, Parser)]
+#[command(name = "skillcase", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print where Skillcase keeps its data and which skills directory it uses.
+    Info,
+    /// Serve the local agent API on 127.0.0.1 until interrupted.
+    Serve(serve::ServeArgs),
+    /// Print the local API's bearer token (`--rotate` replaces it first).
+    Token(token::TokenArgs),
+    /// Validate skill folders against a profile (standard, claude or skillcase).
+    Validate(validate::Args),
+    /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
+    Import(import::Args),
+    /// Print level 1, the index of available skills, for a skills directory.
+    Prompt(prompt::Args),
+    /// Print level 2, what the agent receives when it reads a skill.
+    Read(read::Args),
+    /// Print level 3, one support file of a skill.
+    ReadFile(read_file::Args),
+    /// Show which skills a customer message fires (hard or probe).
+    Match(match_cmd::Args),
+    /// Replace one file of a skill through the library (validated first; internal, for tests and scripts).
+    #[command(hide = true)]
+    Edit(edit::Args),
+    /// Remove the stored file blobs no skill version names, and say what was freed.
+    GcBlobs(gc_blobs::Args),
+    /// Show or set the agent endpoint that replies are delivered to.
+    Endpoint(endpoint::EndpointArgs),
+    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
+    Guard(guard::GuardArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Info => {
+            let data_dir = skillcase_application::paths::data_dir()?;
+            let db = data_dir.join(skillcase_store::db::DATABASE_FILE);
+            let conn = skillcase_store::db::open(&db)?;
+            let skills_dir = skillcase_application::settings::effective_skills_dir(&conn, &data_dir)?;
+            let info = skillcase_application::info::AppInfo::new(&skills_dir, &data_dir, &db);
+            println!("{}", serde_json::to_string_pretty(&info)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve(args) => serve::run(args),
+        Command::Token(args) => token::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Import(args) => import::run(args),
+        Command::Prompt(args) => prompt::run(args),
+        Command::Read(args) => read::run(args),
+        Command::ReadFile(args) => read_file::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Guard(args) => guard::run(args),
+        Command::Edit(args) => edit::run(args),
+        Command::GcBlobs(args) => gc_blobs::run(args),
+        Command::Endpoint(args) => endpoint::run(args),
+    }
+}

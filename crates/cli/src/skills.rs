@@ -1,0 +1,117 @@
+//! The skills a disclosure command serves: the valid skill folders of a skills directory, and
+//! how a refusal is printed. Shared by `prompt`, `read`, `read-file` and `match`.
+
+use crate::format::Format;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use skillcase_common::parallel;
+use skillcase_common::ErrorBody;
+use skillcase_skill::files;
+use skillcase_skill::load;
+use skillcase_skill::model::Skill;
+use skillcase_skill::policy::Policy;
+use skillcase_skill::validate::{Profile, Validated};
+
+/// The skill folders of `dir`: `dir` itself when it holds a SKILL.md, else each subfolder that
+/// holds one (junk folders skipped), sorted.
+pub fn skill_dirs(dir: &Path) -> Vec<PathBuf> {
+    if holds_skill_md(dir) {
+        return vec![dir.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| !files::is_junk(&e.file_name().to_string_lossy()))
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && holds_skill_md(p))
+        .collect();
+    found.sort();
+    found
+}
+
+fn holds_skill_md(dir: &Path) -> bool {
+    dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()
+}
+
+/// `dir` with symlinks, `.` and `..` resolved, so `<location>` is the same absolute path
+/// `skills-ref` prints (it resolves its paths too); `dir` itself when that fails.
+fn canonical(dir: &Path) -> PathBuf {
+    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// Loads every skill folder of `dir` under the `skillcase` profile, on every core. Valid skills
+/// are returned in folder order; each invalid one is named on stderr and left out, since only
+/// valid skills are served.
+pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
+    if !dir.is_dir() {
+        anyhow::bail!("{} is not a directory", dir.display());
+    }
+    let dir = &canonical(dir);
+    let policy = Policy::default();
+    let folders = skill_dirs(dir);
+    let results = parallel::map(&folders, |f| load::load_dir(f, Profile::Skillcase, &policy), |_| {});
+    let mut valid = Vec::new();
+    for (folder, result) in folders.iter().zip(results) {
+        match result {
+            Validated { skill: Some(skill), .. } if result.is_valid() => valid.push(skill),
+            invalid => {
+                let errors = invalid.findings.iter().filter(|f| f.is_error()).count();
+                eprintln!("skipped {}: {errors} validation error(s)", folder.display());
+            }
+        }
+    }
+    Ok(valid)
+}
+
+/// The valid skill called `name` in `dir`, or the refusal: `skill_not_found` when no folder
+/// has that name, `skill_invalid` (with the error findings in details) when it does not validate.
+pub fn find(dir: &Path, name: &str) -> Result<Skill, ErrorBody> {
+    let not_found =
+        || ErrorBody::new("skill_not_found", format!("no skill named `{name}` in {}", dir.display()));
+    let plain = !name.is_empty() && !name.contains(['/', '\\']) && name != "." && name != "..";
+    if !plain {
+        return Err(not_found());
+    }
+    let folder = skill_dirs(&canonical(dir)).into_iter().find(|d| d.file_name().is_some_and(|n| n == name));
+    let folder = folder.ok_or_else(not_found)?;
+    let result = load::load_dir(&folder, Profile::Skillcase, &Policy::default());
+    if result.is_valid() {
+        return Ok(result.skill.expect("a valid result has a skill"));
+    }
+    let errors: Vec<_> = result.findings.into_iter().filter(|f| f.is_error()).collect();
+    Err(ErrorBody::new(
+        "skill_invalid",
+        format!("skill `{name}` has {} validation error(s) and is not served", errors.len()),
+    )
+    .with_details(serde_json::json!({ "findings": errors })))
+}
+
+/// A refusal as printed in JSON, the same `{"error": {code, message, details}}` shape as the API.
+#[derive(serde::Serialize)]
+struct Refusal {
+    error: ErrorBody,
+}
+
+/// Prints a refusal (JSON on stdout as `{"error": …}`, or `error[code]: message` on stderr) and
+/// returns exit code 1.
+pub fn refuse(format: Format, error: ErrorBody) -> anyhow::Result<ExitCode> {
+    match format {
+        Format::Json => {
+            let mut stdout = std::io::stdout().lock();
+            serde_json::to_writer_pretty(&mut stdout, &Refusal { error })?;
+            writeln!(stdout)?;
+        }
+        Format::Text => eprintln!("error[{}]: {}", error.code, error.message),
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// Prints `value` as pretty JSON on stdout.
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, value)?;
+    writeln!(stdout)?;
+    Ok(())
+}

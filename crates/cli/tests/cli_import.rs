@@ -1,0 +1,137 @@
+//! `skillcase import ZIP --into DIR`: the real binary on real zips in temp folders.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use skillcase_testkit::zips::*;
+
+fn skillcase() -> Command {
+    Command::cargo_bin("skillcase").unwrap()
+}
+
+fn write_zip(dir: &Path, entries: &[(&str, &[u8])]) -> std::path::PathBuf {
+    let path = dir.join("frete.zip");
+    fs::write(&path, zip_of(entries)).unwrap();
+    path
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn import_installs_the_skill_under_its_name_and_exits_0() {
+    let work = tempfile::tempdir().unwrap();
+    let zip =
+        write_zip(work.path(), &[("frete/SKILL.md", SKILL_MD), ("frete/references/tabela.md", b"# Tabela")]);
+    let skills = work.path().join("skills");
+    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    assert!(stdout_of(&out).starts_with("imported frete at "), "{}", stdout_of(&out));
+    assert_eq!(fs::read(skills.join("frete/references/tabela.md")).unwrap(), b"# Tabela");
+    let mut left: Vec<_> = fs::read_dir(work.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert_eq!(left, ["frete.zip", "skills"], "no staging folder is left beside DIR");
+}
+
+#[test]
+fn a_refused_zip_prints_each_finding_and_exits_1_writing_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD), ("scripts/run.sh", b"echo frete\n")]);
+    let skills = work.path().join("skills");
+    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let expected = format!(
+        "{zip}:scripts/run.sh error executable_content_refused: the file is executable content (a script, an executable extension, a shebang or an exec bit) and the setting `allow_executable` is off\n  hint: remove the file, or turn on `allow_executable` in Settings to accept skills with scripts\nrefused: {zip} was not imported (1 errors); nothing was written\n",
+        zip = zip.display()
+    );
+    assert_eq!(stdout_of(&out), expected);
+    assert!(!skills.exists());
+}
+
+#[test]
+fn dry_run_reports_and_writes_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
+    let skills = work.path().join("skills");
+    let out =
+        skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).arg("--dry-run").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout_of(&out).starts_with("dry run: would import frete at "), "{}", stdout_of(&out));
+    assert!(!skills.exists());
+}
+
+#[test]
+fn json_output_carries_the_refusal_codes() {
+    let work = tempfile::tempdir().unwrap();
+    let zip = write_zip(work.path(), &[("README.md", b"# not a skill")]);
+    let out = skillcase()
+        .arg("import")
+        .arg(&zip)
+        .arg("--into")
+        .arg(work.path().join("skills"))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["imported"], serde_json::Value::Null);
+    assert_eq!(json["findings"][0]["code"], "zip_no_skill_md");
+    assert_eq!(json["findings"][0]["severity"], "error");
+}
+
+#[test]
+fn json_output_describes_the_import() {
+    let work = tempfile::tempdir().unwrap();
+    let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
+    let skills = work.path().join("skills");
+    let out = skillcase()
+        .arg("import")
+        .arg(&zip)
+        .arg("--into")
+        .arg(&skills)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["imported"]["name"], "frete");
+    assert_eq!(json["imported"]["installed"], true);
+    assert_eq!(json["imported"]["files"], 1);
+}
+
+#[test]
+fn importing_again_replaces_the_installed_skill() {
+    let work = tempfile::tempdir().unwrap();
+    let skills = work.path().join("skills");
+    fs::create_dir_all(skills.join("frete/references")).unwrap();
+    fs::write(skills.join("frete/references/old.md"), "old").unwrap();
+    let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
+    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout_of(&out).starts_with("replaced frete at "), "{}", stdout_of(&out));
+    assert!(!skills.join("frete/references").exists());
+}
+
+#[test]
+fn a_missing_zip_is_an_error_with_a_code() {
+    let work = tempfile::tempdir().unwrap();
+    let out = skillcase()
+        .arg("import")
+        .arg(work.path().join("nope.zip"))
+        .arg("--into")
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout_of(&out).starts_with("error archive_read_failed: "), "{}", stdout_of(&out));
+}
+
+#[test]
+fn a_missing_into_is_a_usage_error() {
+    let out = skillcase().args(["import", "frete.zip"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

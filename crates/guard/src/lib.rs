@@ -1,0 +1,9 @@
+//! The promise detector (SPEC B5, D1): does a message the agent is about to send promise that a
+//! person will follow up? Pure text in, a verdict out; the decision that uses it (veto, auto-open)
+//! lives with the cases.
+
+pub mod detect;
+mod normalize;
+mod rules;
+
+pub use detect::{detect, Detection, Language};

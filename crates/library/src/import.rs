@@ -1,0 +1,102 @@
+//! Importing an untrusted `.zip` into the library (SPEC A8): the archive is inspected and
+//! validated in memory (`archive::inspect`), then written like any other change — staged beside
+//! the skills directory, swapped into `<skills>/<name>/`, recorded as an `import` version.
+//! A refusal writes nothing and comes back as a report with the findings.
+
+use std::path::Path;
+
+use super::types::{ImportReport, ImportedFile};
+use super::versions::content_hash;
+use super::{is_plain_name, store, Library, LibraryError, Source, PROFILE};
+use skillcase_skill::archive::{self, ArchiveError};
+use skillcase_skill::files::kind_of;
+use skillcase_skill::finding::Finding;
+use skillcase_skill::package::Package;
+use skillcase_skill::validate::validate_package;
+
+impl Library {
+    /// Imports the zip at `path` (see [`Library::import_zip`]).
+    pub fn import_zip_file(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        let file = std::fs::File::open(path).map_err(|source| ArchiveError::Read { source })?;
+        self.import_reader(file, dry_run)
+    }
+
+    /// Imports a zip held in memory. With `dry_run` every check runs and nothing is written.
+    /// Refusals (unsafe archive, invalid skill) return `Ok` with `refused` set and the findings;
+    /// `Err` is kept for failures of the disk or the database.
+    pub fn import_zip(&self, bytes: &[u8], dry_run: bool) -> Result<ImportReport, LibraryError> {
+        self.import_reader(std::io::Cursor::new(bytes), dry_run)
+    }
+
+    fn import_reader(&self, reader: impl std::io::Read, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        let pkg = match archive::inspect(reader, &self.policy) {
+            Ok(pkg) => pkg,
+            Err(ArchiveError::Refused { findings }) => {
+                return Ok(refused(None, "import_refused", findings, dry_run))
+            }
+            Err(other) => return Err(other.into()),
+        };
+        let validated = validate_package(&pkg, PROFILE, &self.policy);
+        let name = match &validated.skill {
+            Some(skill) if validated.is_valid() => skill.name.clone(),
+            skill => {
+                let name = skill.as_ref().map(|s| s.name.clone());
+                return Ok(refused(name, "import_refused", validated.findings, dry_run));
+            }
+        };
+        if !is_plain_name(&name) {
+            let message = format!("`{name}` cannot be a folder name");
+            let finding = Finding::error("name_invalid_chars", "SKILL.md", message)
+                .hint("Use only lower-case letters, digits and hyphens: `my-skill`.");
+            return Ok(refused(Some(name), "skill_name_invalid", vec![finding], dry_run));
+        }
+        let _writing = self.write_lock();
+        let replaced = self.read_state().local.contains_key(&name);
+        let mut report = ImportReport {
+            name: Some(name.clone()),
+            installed: false,
+            dry_run,
+            replaced,
+            version: None,
+            unchanged: false,
+            files: files_of(&pkg),
+            findings: validated.findings.clone(),
+            refused: None,
+        };
+        let hash = content_hash(&super::versions::manifest_of(&pkg));
+        report.unchanged = store::find_version(&self.conn(), &name, &hash)?.is_some();
+        if dry_run {
+            return Ok(report);
+        }
+        report.version = Some(self.write_folder(&name, &pkg, validated, Source::Import)?);
+        report.installed = true;
+        Ok(report)
+    }
+}
+
+fn files_of(pkg: &Package) -> Vec<ImportedFile> {
+    pkg.files
+        .iter()
+        .map(|f| ImportedFile {
+            path: f.path.clone(),
+            kind: kind_of(&f.path),
+            size: f.bytes.len() as u64,
+            short_hash: f.sha256[..12].to_string(),
+        })
+        .collect()
+}
+
+fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>, dry_run: bool) -> ImportReport {
+    findings.sort_by_key(|f| !f.is_error());
+    ImportReport {
+        name,
+        installed: false,
+        dry_run,
+        replaced: false,
+        version: None,
+        unchanged: false,
+        files: Vec::new(),
+        findings,
+        refused: Some(code.to_string()),
+    }
+}

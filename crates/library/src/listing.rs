@@ -1,0 +1,140 @@
+//! Reading the library: the skills list with filters and pages, one skill's detail, its versions,
+//! and the three disclosure levels (SPEC A6) over the live, valid skills.
+
+use super::state::{summary, Entry};
+use super::store;
+use super::sync::read_full;
+use super::types::{Origin, SkillDetail, SkillPage, SkillQuery, SkillSummary, ValidityFilter, VersionInfo};
+use super::versions::manifest_of;
+use super::{Library, LibraryError, PROFILE};
+use skillcase_skill::disclosure::{self, dir_reader, Index, IndexFormat};
+use skillcase_skill::finding::Finding;
+use skillcase_skill::load::load_dir;
+use skillcase_skill::matcher::words;
+use skillcase_skill::model::Skill;
+
+/// Items per page when a query asks for none.
+pub const DEFAULT_PAGE: u32 = 100;
+
+impl Library {
+    /// One page of the live skills, sorted by name, filtered by `query`.
+    pub fn list(&self, query: &SkillQuery) -> SkillPage {
+        let needles = query.text.as_deref().map(words).unwrap_or_default();
+        let state = self.read_state();
+        let matching: Vec<SkillSummary> = state
+            .live_entries()
+            .into_iter()
+            .map(|(entry, origin)| summary(entry, origin))
+            .filter(|s| query.origin.is_none_or(|o| o == s.origin))
+            .filter(|s| query.kind.is_none_or(|k| s.skill_type == Some(k)))
+            .filter(|s| query.validity.is_none_or(|v| validity_matches(v, s)))
+            .filter(|s| needles.is_empty() || text_matches(&needles, s))
+            .collect();
+        let total = matching.len() as u32;
+        let limit = query.limit.filter(|l| *l > 0).unwrap_or(DEFAULT_PAGE) as usize;
+        let items = matching.into_iter().skip(query.offset.unwrap_or(0) as usize).take(limit).collect();
+        SkillPage { items, total }
+    }
+
+    /// The list line of one skill.
+    pub fn summary(&self, name: &str) -> Result<SkillSummary, LibraryError> {
+        let state = self.read_state();
+        let (entry, origin) = state.live(name).ok_or_else(|| not_found(name))?;
+        Ok(summary(entry, origin))
+    }
+
+    /// Everything the skill screen shows: a fresh full validation of the live folder, its
+    /// manifest and the live version.
+    pub fn detail(&self, name: &str) -> Result<SkillDetail, LibraryError> {
+        let (entry, origin) = self.live_entry(name)?;
+        let read = read_full(&entry.dir, &self.policy);
+        let manifest = read.content.as_ref().map(|(pkg, _)| manifest_of(pkg)).unwrap_or_default();
+        let live_version = match entry.version {
+            Some(id) => store::version(&self.conn(), id)?.map(|v| v.info(true)),
+            None => None,
+        };
+        Ok(SkillDetail {
+            summary: summary(&entry, origin),
+            findings: read.validated.findings,
+            manifest,
+            live_version,
+            dir: entry.dir.display().to_string(),
+            editable: origin != Origin::Catalog,
+        })
+    }
+
+    /// The findings of a full validation of the live folder.
+    pub fn findings(&self, name: &str) -> Result<Vec<Finding>, LibraryError> {
+        let (entry, _) = self.live_entry(name)?;
+        Ok(read_full(&entry.dir, &self.policy).validated.findings)
+    }
+
+    /// Every recorded version of `name`, newest first, the live one marked.
+    pub fn versions(&self, name: &str) -> Result<Vec<VersionInfo>, LibraryError> {
+        let live = self.read_state().live(name).and_then(|(e, _)| e.version);
+        let rows = store::versions(&self.conn(), name)?;
+        if rows.is_empty() && live.is_none() && self.read_state().live(name).is_none() {
+            return Err(not_found(name));
+        }
+        Ok(rows.iter().map(|v| v.info(Some(v.id) == live)).collect())
+    }
+
+    /// Level 1: the index of live, valid, visible skills in `format`, cut at `budget` characters.
+    pub fn index(&self, format: IndexFormat, budget: usize) -> Index {
+        let served = self.write_state().served();
+        disclosure::index(&served.skills, format, budget)
+    }
+
+    /// Level 2: what the agent receives when it reads `name` (for `task`, when given).
+    pub fn level2(&self, name: &str, task: Option<&str>) -> Result<String, LibraryError> {
+        let skill = self.servable_skill(name)?;
+        Ok(disclosure::activation(&skill, task, &dir_reader(&skill))?)
+    }
+
+    /// Level 3: one support file of `name` as text.
+    pub fn level3(&self, name: &str, path: &str) -> Result<String, LibraryError> {
+        let skill = self.servable_skill(name)?;
+        Ok(disclosure::file(&skill, path, &dir_reader(&skill))?)
+    }
+
+    /// The whole live skill, loaded from its folder, if it is valid.
+    pub fn servable_skill(&self, name: &str) -> Result<Skill, LibraryError> {
+        let (entry, _) = self.live_entry(name)?;
+        let validated = load_dir(&entry.dir, PROFILE, &self.policy);
+        let errors = validated.findings.iter().filter(|f| f.is_error()).count() as u32;
+        match validated.skill {
+            Some(skill) if errors == 0 => Ok(skill),
+            _ => Err(LibraryError::Invalid { name: name.to_string(), errors: errors.max(1) }),
+        }
+    }
+
+    /// A copy of the live entry of `name` and its origin.
+    pub(super) fn live_entry(&self, name: &str) -> Result<(Entry, Origin), LibraryError> {
+        let state = self.read_state();
+        state.live(name).map(|(e, o)| (e.clone(), o)).ok_or_else(|| not_found(name))
+    }
+}
+
+fn not_found(name: &str) -> LibraryError {
+    LibraryError::NotFound { name: name.to_string() }
+}
+
+fn validity_matches(filter: ValidityFilter, s: &SkillSummary) -> bool {
+    match filter {
+        ValidityFilter::Valid => s.validity.errors == 0,
+        ValidityFilter::Invalid => s.validity.errors > 0,
+        ValidityFilter::Warnings => s.validity.errors == 0 && s.validity.warnings > 0,
+    }
+}
+
+/// Every query word occurs (as a prefix of a word) in the name, description, category or tags.
+fn text_matches(needles: &[String], s: &SkillSummary) -> bool {
+    let haystack = words(&format!(
+        "{} {} {} {}",
+        s.name,
+        s.description,
+        s.category.as_deref().unwrap_or(""),
+        s.tags.join(" ")
+    ));
+    needles.iter().all(|n| haystack.iter().any(|w| w.starts_with(n.as_str())))
+}

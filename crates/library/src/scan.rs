@@ -1,0 +1,126 @@
+//! Finding skill folders and telling whether they changed, without reading their contents.
+//!
+//! [`skill_folders`] lists the direct children of a skills directory that hold a `SKILL.md`
+//! (hidden folders, `.git/` and `node_modules/` skipped, the count bounded); [`fingerprint`]
+//! hashes each file's path, size and modification time, so a start-up scan recognises an
+//! unchanged folder with a walk of `stat` calls.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use skillcase_skill::files::is_junk;
+use skillcase_skill::load::{MAX_DEPTH, MAX_FILES};
+
+/// Most skill folders one skills directory may hold; folders past it are not listed.
+pub const MAX_SKILLS: usize = 50_000;
+
+/// One skill folder: its name (the folder name, which is the skill's key) and path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFolder {
+    pub name: String,
+    pub dir: PathBuf,
+}
+
+/// The skill folders directly under `root`, sorted by name. Folders without `SKILL.md`, hidden
+/// ones (staging folders included), `.git/`, `node_modules/` and symbolic links are skipped.
+pub fn skill_folders(root: &Path) -> std::io::Result<Vec<SkillFolder>> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(root)? {
+        let entry = entry?;
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        if name.starts_with('.') || name == "node_modules" {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else { continue };
+        if !kind.is_dir() {
+            continue;
+        }
+        let dir = entry.path();
+        if has_skill_md(&dir) {
+            found.push(SkillFolder { name, dir });
+            if found.len() >= MAX_SKILLS {
+                break;
+            }
+        }
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// True when the folder holds `SKILL.md` (or the tolerated `skill.md`) as a file.
+pub fn has_skill_md(dir: &Path) -> bool {
+    dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()
+}
+
+/// A hash of every non-junk file's relative path, size and modification time (nanoseconds), in
+/// path order; `None` when the folder cannot be walked. Equal fingerprints mean the scan can
+/// trust the version recorded for the folder without reading it.
+pub fn fingerprint(dir: &Path) -> Option<String> {
+    let mut entries = Vec::new();
+    walk(dir, "", 0, &mut entries).ok()?;
+    entries.sort();
+    let mut hasher = Sha256::new();
+    for line in entries {
+        hasher.update(line.as_bytes());
+        hasher.update(b"\n");
+    }
+    Some(format!("{:x}", hasher.finalize()))
+}
+
+fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<String>) -> std::io::Result<()> {
+    if depth > MAX_DEPTH || out.len() > MAX_FILES {
+        return Err(std::io::Error::other("too deep or too many files"));
+    }
+    for entry in fs::read_dir(abs)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+        if is_junk(&path) {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        if meta.is_dir() {
+            walk(&entry.path(), &path, depth + 1, out)?;
+        } else {
+            let modified = meta.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok());
+            let nanos = modified.map_or(0, |d| d.as_nanos());
+            out.push(format!("{path}\0{}\0{nanos}\0{}", meta.len(), meta.file_type().is_symlink()));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_folders_with_skill_md_are_listed_and_special_folders_are_skipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        for dir in ["b-skill", "a-skill", ".git", "node_modules", ".skillcase-staging-x", "no-skill-md"] {
+            fs::create_dir_all(tmp.path().join(dir)).unwrap();
+        }
+        for dir in ["b-skill", "a-skill", ".git", "node_modules", ".skillcase-staging-x"] {
+            fs::write(tmp.path().join(dir).join("SKILL.md"), "---\n---\n").unwrap();
+        }
+        fs::write(tmp.path().join("README.md"), "not a skill").unwrap();
+        let names: Vec<String> = skill_folders(tmp.path()).unwrap().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["a-skill", "b-skill"]);
+    }
+
+    #[test]
+    fn a_fingerprint_changes_when_a_file_is_added_or_resized() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("SKILL.md"), "one").unwrap();
+        let first = fingerprint(tmp.path()).unwrap();
+        assert_eq!(fingerprint(tmp.path()).unwrap(), first);
+        fs::write(tmp.path().join("SKILL.md"), "longer").unwrap();
+        let resized = fingerprint(tmp.path()).unwrap();
+        fs::create_dir(tmp.path().join("references")).unwrap();
+        fs::write(tmp.path().join("references/a.md"), "a").unwrap();
+        let added = fingerprint(tmp.path()).unwrap();
+        assert!(first != resized && resized != added);
+    }
+}

@@ -1,0 +1,389 @@
+//! Bringing the library in line with the folders on disk: the start-up [`Library::scan`] of the
+//! whole skills directory and catalog, and [`Library::sync_skill`] for one folder the watcher saw
+//! change. The folder on disk is the truth; content not yet recorded becomes a version.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::Connection;
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::scan::{fingerprint, has_skill_md, skill_folders, SkillFolder};
+use super::state::Entry;
+use super::store;
+use super::versions::{content_of, Content};
+use super::{check_name, now, Library, LibraryError, Source, PROFILE};
+use skillcase_common::events::DomainEvent;
+use skillcase_common::parallel;
+use skillcase_skill::load::{package_from_dir, read_index_entry};
+use skillcase_skill::package::Package;
+use skillcase_skill::validate::{validate_package, Validated};
+
+/// Directories with more skills than this announce their scan progress while it runs (every
+/// scan announces its end, `done == total`, so the UI knows the list is complete).
+const PROGRESS_FROM: usize = 200;
+
+/// What a scan found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
+pub struct ScanReport {
+    /// Skill folders in the skills directory.
+    pub local: u32,
+    /// Skills in the catalog.
+    pub catalog: u32,
+    /// Folders whose content was read in full (new or changed since the last scan).
+    pub read: u32,
+    /// Versions recorded by this scan.
+    pub recorded: u32,
+    /// Set when the skills directory could not be read.
+    pub unavailable: Option<String>,
+}
+
+/// A folder read in full: its package, validation and version-to-be (`None` when unreadable).
+pub(super) struct FullRead {
+    pub validated: Validated,
+    pub content: Option<(Package, Content)>,
+}
+
+/// Reads and validates a folder completely.
+pub(super) fn read_full(dir: &Path, policy: &skillcase_skill::policy::Policy) -> FullRead {
+    match package_from_dir(dir) {
+        Ok(pkg) => {
+            let validated = validate_package(&pkg, PROFILE, policy);
+            let content = content_of(&pkg, &validated);
+            FullRead { validated, content: Some((pkg, content)) }
+        }
+        Err(e) => FullRead { validated: Validated::failed(vec![e.to_finding()]), content: None },
+    }
+}
+
+impl Library {
+    /// Scans the catalog and the skills directory: lists every skill from its frontmatter first
+    /// (in parallel; the listing is visible as soon as that pass ends, with `scan-progress` events
+    /// for large directories and one at the end of every scan), then re-reads in full only the folders whose fingerprint (paths,
+    /// sizes, times) differs from the last scan, recording a `watch` version for new content.
+    /// An unreadable skills directory is reported (`skills-dir-status`), not an error: the
+    /// catalog is still served, and the next scan recovers.
+    pub fn scan(&self) -> Result<ScanReport, LibraryError> {
+        let _writing = self.write_lock();
+        super::folder::sweep_leftovers(&self.skills_dir);
+        let catalog = self.scan_catalog()?;
+        let mut report = ScanReport { catalog: catalog.len() as u32, ..ScanReport::default_zero() };
+        let folders = match skill_folders(&self.skills_dir) {
+            Ok(folders) => folders,
+            Err(e) => {
+                let reason = e.to_string();
+                self.mark_unavailable(reason.clone(), catalog);
+                report.unavailable = Some(reason);
+                return Ok(report);
+            }
+        };
+        report.local = folders.len() as u32;
+        self.list_quickly(&folders, &catalog);
+        let local = self.reconcile(&folders, &catalog, &mut report)?;
+        let was_unavailable = {
+            let mut state = self.write_state();
+            state.local = local;
+            state.catalog = catalog;
+            state.changed();
+            state.unavailable.take().is_some()
+        };
+        if was_unavailable {
+            self.publish(DomainEvent::SkillsDirStatus { available: true, message: None });
+        }
+        self.publish(DomainEvent::ScanProgress { done: report.local, total: report.local });
+        Ok(report)
+    }
+
+    /// Phase one: the level-1 read of every folder, published at once.
+    fn list_quickly(&self, folders: &[SkillFolder], catalog: &BTreeMap<String, Entry>) {
+        let total = folders.len();
+        let step = (total / 20).max(1);
+        let progress = |done: usize| {
+            if total >= PROGRESS_FROM && done % step == 0 && done < total {
+                self.publish(DomainEvent::ScanProgress { done: done as u32, total: total as u32 });
+            }
+        };
+        let rows = store::skill_rows(&self.conn()).unwrap_or_default();
+        let entries = parallel::map(folders, |f| read_index_entry(&f.dir, PROFILE), progress);
+        let mut state = self.write_state();
+        state.local = folders
+            .iter()
+            .zip(entries)
+            .map(|(f, validated)| {
+                let row = rows.get(&f.name).filter(|r| r.origin == "local");
+                let version = row.and_then(|r| r.live_version_id);
+                let updated = row.map(|r| r.updated_at.clone()).unwrap_or_else(now);
+                (f.name.clone(), Entry::new(&f.name, &f.dir, validated, version, updated))
+            })
+            .collect();
+        state.catalog = catalog.clone();
+        state.changed();
+    }
+
+    /// Phase two: full reads of changed folders, versions recorded, pointers updated.
+    fn reconcile(
+        &self,
+        folders: &[SkillFolder],
+        catalog: &BTreeMap<String, Entry>,
+        report: &mut ScanReport,
+    ) -> Result<BTreeMap<String, Entry>, LibraryError> {
+        let (rows, validations) = {
+            let conn = self.conn();
+            (store::skill_rows(&conn)?, store::validations(&conn)?)
+        };
+        let prints = parallel::map(folders, |f| fingerprint(&f.dir), |_| {});
+        let state_now: BTreeMap<String, Entry> = self.read_state().local.clone();
+        let mut local = BTreeMap::new();
+        let mut stale = Vec::new();
+        for (folder, print) in folders.iter().zip(&prints) {
+            let row = rows.get(&folder.name).filter(|r| r.origin == "local");
+            let known = row.and_then(|r| {
+                let id = r.live_version_id?;
+                let validation = validations.get(&id)?.clone();
+                (print.is_some() && r.fingerprint == *print).then_some((id, validation))
+            });
+            match (known, state_now.get(&folder.name)) {
+                (Some((id, validation)), Some(entry)) => {
+                    let mut entry = entry.clone();
+                    entry.version = Some(id);
+                    entry.validity = validation.validity();
+                    local.insert(folder.name.clone(), entry);
+                }
+                _ => stale.push((folder.clone(), print.clone())),
+            }
+        }
+        let stale_folders: Vec<SkillFolder> = stale.iter().map(|(f, _)| f.clone()).collect();
+        let reads = self.read_all_durably(&stale_folders)?;
+        report.read = reads.len() as u32;
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stamp = now();
+        for ((folder, print), read) in stale.into_iter().zip(reads) {
+            let read = read?;
+            let version = match &read.content {
+                Some((_, content)) => {
+                    let (id, new) = record(&tx, &folder.name, content, Source::Watch, catalog)?;
+                    report.recorded += u32::from(new);
+                    Some(id)
+                }
+                None => None,
+            };
+            store::set_live(&tx, &folder.name, "local", version, print.as_deref(), &stamp)?;
+            let entry = Entry::new(&folder.name, &folder.dir, read.validated, version, stamp.clone());
+            local.insert(folder.name.clone(), entry);
+        }
+        for (name, row) in &rows {
+            if row.origin == "local" && !local.contains_key(name) {
+                point_elsewhere(&tx, name, catalog, &stamp)?;
+            }
+        }
+        for (name, entry) in catalog {
+            if !local.contains_key(name) {
+                store::set_live(&tx, name, "catalog", entry.version, None, &stamp)?;
+            }
+        }
+        tx.commit()?;
+        let updated = store::skill_rows(&conn)?;
+        for (name, entry) in local.iter_mut() {
+            if let Some(row) = updated.get(name) {
+                entry.updated_at = row.updated_at.clone();
+            }
+        }
+        Ok(local)
+    }
+
+    /// Reads the catalog in full (it is small and read-only) and records its versions.
+    fn scan_catalog(&self) -> Result<BTreeMap<String, Entry>, LibraryError> {
+        let Some(dir) = &self.catalog_dir else {
+            return Ok(BTreeMap::new());
+        };
+        let folders = skill_folders(dir).unwrap_or_default();
+        let reads = self.read_all_durably(&folders)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stamp = now();
+        let mut entries = BTreeMap::new();
+        for (folder, read) in folders.iter().zip(reads) {
+            let read = read?;
+            let version = match &read.content {
+                Some((_, content)) => {
+                    Some(record(&tx, &folder.name, content, Source::Catalog, &BTreeMap::new())?.0)
+                }
+                None => None,
+            };
+            entries.insert(
+                folder.name.clone(),
+                Entry::new(&folder.name, &folder.dir, read.validated, version, stamp.clone()),
+            );
+        }
+        tx.commit()?;
+        Ok(entries)
+    }
+
+    /// Reads `folders` in parallel, storing their blobs without one fsync each, then makes every
+    /// blob written durable with a single sync before any version naming them is recorded.
+    fn read_all_durably(
+        &self,
+        folders: &[SkillFolder],
+    ) -> Result<Vec<Result<FullRead, LibraryError>>, LibraryError> {
+        let reads = parallel::map(folders, |f| self.read_and_store(&f.dir, false), |_| {});
+        let written: Vec<String> = reads
+            .iter()
+            .filter_map(|r| r.as_ref().ok()?.content.as_ref())
+            .flat_map(|(_, c)| c.manifest.iter().map(|m| m.sha256.clone()))
+            .collect();
+        self.blobs.sync_all(&written).map_err(LibraryError::io(self.blobs.root()))?;
+        Ok(reads)
+    }
+
+    /// Reads a folder in full and stores its blobs (`durable` fsyncs each one).
+    pub(super) fn read_and_store(&self, dir: &Path, durable: bool) -> Result<FullRead, LibraryError> {
+        let read = read_full(dir, &self.policy);
+        if let Some((pkg, _)) = &read.content {
+            for file in &pkg.files {
+                self.blobs
+                    .put(&file.sha256, &file.bytes, durable)
+                    .map_err(LibraryError::io(self.blobs.root()))?;
+            }
+        }
+        Ok(read)
+    }
+
+    fn mark_unavailable(&self, reason: String, catalog: BTreeMap<String, Entry>) {
+        let newly = {
+            let mut state = self.write_state();
+            state.local.clear();
+            state.catalog = catalog;
+            state.changed();
+            state.unavailable.replace(reason.clone()).is_none()
+        };
+        if newly {
+            self.publish(DomainEvent::SkillsDirStatus { available: false, message: Some(reason) });
+        }
+    }
+
+    /// Re-reads one skill folder after a change the watcher saw (`source` is usually `watch`):
+    /// re-validates it, records a version when its content is new, and publishes
+    /// `skill-changed` — or, when the folder or its `SKILL.md` is gone, forgets it and publishes
+    /// `skill-removed` (`skill-changed` when a catalog skill of that name comes back).
+    pub fn sync_skill(&self, name: &str, source: Source) -> Result<(), LibraryError> {
+        check_name(name)?;
+        let _writing = self.write_lock();
+        let dir = self.skills_dir.join(name);
+        if !dir.is_dir() || !has_skill_md(&dir) {
+            return self.forget_local(name);
+        }
+        let read = self.read_and_store(&dir, true)?;
+        let print = fingerprint(&dir);
+        let before = self.read_state().local.get(name).map(|e| (e.version, e.validity));
+        let version = self.commit_live(name, &read, source, print.as_deref())?;
+        let entry = Entry::new(name, &dir, read.validated, version, now());
+        let changed = before != Some((entry.version, entry.validity)) || version.is_none();
+        self.install_entry(entry);
+        if changed {
+            self.publish(DomainEvent::SkillChanged { name: name.to_string() });
+        }
+        Ok(())
+    }
+
+    /// Records the folder's version (if it has content) and points `name` at it, in one transaction.
+    pub(super) fn commit_live(
+        &self,
+        name: &str,
+        read: &FullRead,
+        source: Source,
+        print: Option<&str>,
+    ) -> Result<Option<i64>, LibraryError> {
+        let catalog = self.read_state().catalog.clone();
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let version = match &read.content {
+            Some((_, content)) => Some(record(&tx, name, content, source, &catalog)?.0),
+            None => None,
+        };
+        store::set_live(&tx, name, "local", version, print, &now())?;
+        tx.commit()?;
+        Ok(version)
+    }
+
+    /// Puts a local entry in the view, keeping the stored `updated_at`.
+    pub(super) fn install_entry(&self, mut entry: Entry) {
+        if let Ok(Some(row)) = store::skill_row(&self.conn(), &entry.name) {
+            entry.updated_at = row.updated_at;
+        }
+        let mut state = self.write_state();
+        state.local.insert(entry.name.clone(), entry);
+        state.changed();
+    }
+
+    /// The local folder of `name` is gone: the catalog's skill comes back if there is one,
+    /// otherwise the name leaves the library (its versions stay).
+    pub(super) fn forget_local(&self, name: &str) -> Result<(), LibraryError> {
+        let catalog = self.read_state().catalog.clone();
+        let known = self.read_state().local.contains_key(name);
+        {
+            let mut conn = self.conn();
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let was_local = tx
+                .query_row("SELECT origin = 'local' FROM skills WHERE name = ?1", [name], |r| {
+                    r.get::<_, bool>(0)
+                })
+                .unwrap_or(false);
+            if was_local {
+                point_elsewhere(&tx, name, &catalog, &now())?;
+            }
+            tx.commit()?;
+            if !was_local && !known {
+                return Ok(());
+            }
+        }
+        let mut state = self.write_state();
+        state.local.remove(name);
+        state.changed();
+        drop(state);
+        if catalog.contains_key(name) {
+            self.publish(DomainEvent::SkillChanged { name: name.to_string() });
+        } else {
+            self.publish(DomainEvent::SkillRemoved { name: name.to_string() });
+        }
+        Ok(())
+    }
+}
+
+impl ScanReport {
+    fn default_zero() -> Self {
+        ScanReport { local: 0, catalog: 0, read: 0, recorded: 0, unavailable: None }
+    }
+}
+
+/// The version of `content` for `name`: the recorded one, or a new one made by `source` (a local
+/// version that differs from the catalog's skill of the same name is `forked_from` it). Returns
+/// the id and whether it is new.
+pub(super) fn record(
+    conn: &Connection,
+    name: &str,
+    content: &Content,
+    source: Source,
+    catalog: &BTreeMap<String, Entry>,
+) -> rusqlite::Result<(i64, bool)> {
+    if let Some(id) = store::find_version(conn, name, &content.hash)? {
+        return Ok((id, false));
+    }
+    let forked_from = catalog.get(name).and_then(|e| e.version);
+    Ok((store::insert_version(conn, name, content, source, forked_from, &now())?, true))
+}
+
+/// `name` has no local folder any more: point it at the catalog's version or drop its row.
+fn point_elsewhere(
+    conn: &Connection,
+    name: &str,
+    catalog: &BTreeMap<String, Entry>,
+    stamp: &str,
+) -> rusqlite::Result<()> {
+    match catalog.get(name) {
+        Some(entry) => store::set_live(conn, name, "catalog", entry.version, None, stamp),
+        None => store::remove_skill(conn, name),
+    }
+}

@@ -1,0 +1,151 @@
+//! The one SQLite database: opening it safely and bringing its schema up to date.
+//!
+//! Every connection gets WAL, foreign keys, a busy timeout and `synchronous=FULL` (a person's
+//! reply must not un-happen after a power cut). The schema is a list of numbered `.sql` files
+//! embedded in the binary and tracked with `PRAGMA user_version` (rusqlite_migration); a
+//! database written by a newer Skillcase is refused instead of being touched.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::Connection;
+use rusqlite_migration::{Migrations, M};
+
+use skillcase_common::error::Coded;
+
+/// File name of the database inside the data directory.
+pub const DATABASE_FILE: &str = "skillcase.sqlite3";
+
+/// How long a writer waits for another connection's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The schema history, oldest first. Append only: never edit a migration that has shipped.
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_settings.sql"),
+    include_str!("migrations/0002_cases.sql"),
+    include_str!("migrations/0003_guard.sql"),
+    include_str!("migrations/0004_library.sql"),
+    include_str!("migrations/0005_case_read_at.sql"),
+];
+
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("the database at {path} was written by a newer Skillcase (schema {found}, this build knows up to {supported}); update Skillcase or choose another data directory")]
+    TooNew { path: String, found: i64, supported: usize },
+    #[error("cannot open the database at {path}: {source}")]
+    Open { path: String, source: rusqlite::Error },
+    #[error("cannot update the database schema at {path}: {message}")]
+    Migration { path: String, message: String },
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+impl Coded for DbError {
+    fn code(&self) -> &'static str {
+        match self {
+            DbError::TooNew { .. } => "db_too_new",
+            DbError::Open { .. } => "db_open_failed",
+            DbError::Migration { .. } => "db_migration_failed",
+            DbError::Sqlite(_) => "db_error",
+        }
+    }
+}
+
+/// Number of schema versions this build knows.
+pub fn schema_version() -> usize {
+    MIGRATIONS.len()
+}
+
+/// Opens (creating if needed) the database at `path`, configures the connection and applies
+/// pending migrations. Refuses a database whose schema is newer than this build.
+pub fn open(path: &Path) -> Result<Connection, DbError> {
+    let shown = path.display().to_string();
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| DbError::Open {
+            path: shown.clone(),
+            source: rusqlite::Error::InvalidPath(format!("{}: {e}", parent.display()).into()),
+        })?;
+    }
+    let mut conn = Connection::open(path).map_err(|source| DbError::Open { path: shown.clone(), source })?;
+    configure(&conn)?;
+    refuse_newer(&conn, &shown)?;
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| DbError::Migration { path: shown, message: e.to_string() })?;
+    Ok(conn)
+}
+
+/// Applies the per-connection settings every Skillcase connection relies on.
+pub fn configure(conn: &Connection) -> Result<(), DbError> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+fn refuse_newer(conn: &Connection, shown: &str) -> Result<(), DbError> {
+    let found: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if found > MIGRATIONS.len() as i64 {
+        return Err(DbError::TooNew { path: shown.to_string(), found, supported: MIGRATIONS.len() });
+    }
+    Ok(())
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        migrations().validate().unwrap();
+    }
+
+    #[test]
+    fn opening_a_new_file_applies_every_migration_with_wal_and_foreign_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join(DATABASE_FILE)).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        let fks: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).unwrap();
+        assert_eq!(version as usize, schema_version());
+        assert_eq!(mode, "wal");
+        assert_eq!(fks, 1);
+    }
+
+    #[test]
+    fn reopening_keeps_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(DATABASE_FILE);
+        open(&path).unwrap().execute("INSERT INTO settings (key, value) VALUES ('k', '\"v\"')", []).unwrap();
+        let value: String = open(&path)
+            .unwrap()
+            .query_row("SELECT value FROM settings WHERE key = 'k'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(value, "\"v\"");
+    }
+
+    #[test]
+    fn a_database_from_a_newer_version_is_refused_and_left_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(DATABASE_FILE);
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE future (x); PRAGMA user_version = 99;").unwrap();
+        }
+        let err = open(&path).unwrap_err();
+        assert_eq!(err.code(), "db_too_new");
+        assert!(err.to_string().contains("schema 99"), "{err}");
+        let conn = Connection::open(&path).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        let future: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'future'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!((version, future), (99, 1));
+    }
+}

@@ -1,0 +1,23 @@
+//! Helpers the crates' tests share: zips built from visible entries (attacks included), a fake
+//! agent endpoint on 127.0.0.1, a raw HTTP client, skill folders written from text, the shared
+//! corpus of real skills, and a fresh database file.
+//! Nothing here knows the domain's types, so every crate can use it without a dependency cycle.
+
+pub mod corpus;
+pub mod fake_endpoint;
+pub mod http;
+pub mod skills;
+pub mod zips;
+
+use std::path::PathBuf;
+
+use rusqlite::Connection;
+use tempfile::TempDir;
+
+/// A database file in its own temporary directory (kept alive by the returned `TempDir`).
+pub fn new_db() -> (TempDir, PathBuf, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(skillcase_store::db::DATABASE_FILE);
+    let conn = skillcase_store::db::open(&path).unwrap();
+    (dir, path, conn)
+}

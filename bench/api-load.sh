@@ -12,8 +12,8 @@ seconds="${2:-30}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-cargo build --release -p skillcase-core --bin skillcase
-cargo bench -p skillcase-core --bench api_load --no-run
+cargo build --release -p skillcase-cli --bin skillcase
+cargo bench -p skillcase-api --bench api_load --no-run
 
 data="$(mktemp -d)"
 out="$data/serve.out"
@@ -30,4 +30,4 @@ port="$(sed -n 's|^listening on http://127.0.0.1:\([0-9]*\)$|\1|p' "$out")"
 token="$(cat "$data/api-token")"
 
 echo "skillcase serve on 127.0.0.1:$port; $rate requests/s per scenario for ${seconds}s"
-cargo bench -p skillcase-core --bench api_load -- --port "$port" --token "$token" --rate "$rate" --duration "$seconds"
+cargo bench -p skillcase-api --bench api_load -- --port "$port" --token "$token" --rate "$rate" --duration "$seconds"

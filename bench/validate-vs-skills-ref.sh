@@ -27,7 +27,7 @@ echo "installing skills-ref into a throw-away venv ($VENV)..." >&2
 python3 -m venv "$VENV"
 "$VENV/bin/pip" install --quiet skills-ref
 echo "building skillcase (release)..." >&2
-(cd "$ROOT" && cargo build --quiet --release -p skillcase-core --bin skillcase)
+(cd "$ROOT" && cargo build --quiet --release -p skillcase-cli --bin skillcase)
 BIN="$ROOT/target/release/skillcase"
 
 mapfile -t DIRS < <(find "$CORPUS" -mindepth 2 -maxdepth 2 -type d -exec test -f '{}/SKILL.md' ';' -print | sort)

@@ -1,5 +1,10 @@
-//! Storage: the one SQLite database (opening it, its migrations) and the content-addressed blob
-//! store that keeps every file of every skill version.
+//! Storage: the one SQLite database (opening it, its migrations, the single writer with group
+//! commit and the read pool every caller goes through) and the content-addressed blob store that
+//! keeps every file of every skill version.
 
 pub mod blobs;
+mod database;
 pub mod db;
+
+pub use database::Database;
+pub use db::DbError;

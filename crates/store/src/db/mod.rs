@@ -39,6 +39,18 @@ pub enum DbError {
     Migration { path: String, message: String },
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The batch a write belonged to could not be committed; nothing of it was kept.
+    #[error("the write was not saved: {0}")]
+    Batch(String),
+    /// The database was closed (the app is stopping) before the write could run.
+    #[error("the database is closed; the change was not saved")]
+    WriterStopped,
+    /// A blocking read task ended before it answered (the runtime is shutting down).
+    #[error("the database task stopped before it finished")]
+    TaskStopped,
+    /// A write job panicked; its changes were rolled back.
+    #[error("a database write failed unexpectedly and was rolled back")]
+    JobPanicked,
 }
 
 impl Coded for DbError {
@@ -47,7 +59,10 @@ impl Coded for DbError {
             DbError::TooNew { .. } => "db_too_new",
             DbError::Open { .. } => "db_open_failed",
             DbError::Migration { .. } => "db_migration_failed",
-            DbError::Sqlite(_) => "db_error",
+            DbError::Sqlite(_) | DbError::Batch(_) => "db_error",
+            DbError::WriterStopped => "db_closed",
+            DbError::TaskStopped => "task_failed",
+            DbError::JobPanicked => "db_write_failed",
         }
     }
 }

@@ -1,7 +1,7 @@
-//! The IPC error: the core's `ErrorBody`, serialised as `{ code, message, details? }`.
+//! The IPC error: the application's `ErrorBody`, serialised as `{ code, message, details? }`.
 
 use serde::Serialize;
-use skillcase_common::ErrorBody;
+use skillcase_application::domain::common::ErrorBody;
 
 /// What every command returns on failure. A newtype so any core error converts with `?`.
 #[derive(Debug, Serialize)]

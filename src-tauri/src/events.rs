@@ -1,7 +1,7 @@
 //! Forwards the domain's [`DomainEvent`]s to the window, each under its own event name
 //! (`case-opened`, `skill-changed`, ...), so the UI refreshes only what changed.
 
-use skillcase_common::events::EventBus;
+use skillcase_application::domain::common::events::EventBus;
 use tauri::{AppHandle, Emitter};
 use tokio::sync::broadcast::error::RecvError;
 

@@ -1,7 +1,8 @@
-//! The Skillcase desktop shell: window, commands and events over `skillcase-core`.
+//! The Skillcase desktop shell: window, commands and events over the application layer.
 //!
-//! Nothing here holds business logic. Commands unwrap arguments, call the domain and map its
-//! errors to the one IPC error shape; everything else lives in the core crate.
+//! Nothing here holds business logic. Commands unwrap arguments, call one application function
+//! and map its error to the one IPC error shape; events from the application's bus are forwarded
+//! to the window.
 
 mod commands;
 mod error;
@@ -24,7 +25,8 @@ pub fn run() {
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_notification::init())
         .setup(|app| {
-            let bus = &app.state::<AppState>().events;
+            let bus = app.state::<AppState>().app().events().clone();
+            let bus = &bus;
             events::forward(bus, app.handle().clone());
             notify::notify_new_cases(bus, app.handle().clone());
             Ok(())
@@ -43,15 +45,15 @@ pub fn run() {
             commands::skills::skills_import,
             commands::skills::skills_pick_packages,
             commands::skills::skills_try_message,
-            commands::skills::skill_versions,
-            commands::skills::skill_diff,
-            commands::skills::skill_restore,
-            commands::skills::skill_activity,
-            commands::skills::skill_preview_edit,
-            commands::skills::skill_save_file,
-            commands::skills::skill_create,
-            commands::skills::skill_remove_file,
-            commands::skills::skill_delete,
+            commands::editing::skill_versions,
+            commands::editing::skill_diff,
+            commands::editing::skill_restore,
+            commands::editing::skill_activity,
+            commands::editing::skill_preview_edit,
+            commands::editing::skill_save_file,
+            commands::editing::skill_create,
+            commands::editing::skill_remove_file,
+            commands::editing::skill_delete,
             commands::catalog::catalog_list,
             commands::catalog::catalog_install,
             commands::catalog::catalog_remove_override,

@@ -2,8 +2,7 @@
 //! window forwarder does; a notification that cannot be shown (no notification daemon, as under
 //! Xvfb) is dropped silently, because the inbox itself already shows the case.
 
-use skillcase_cases::store;
-use skillcase_common::events::{DomainEvent, EventBus};
+use skillcase_application::domain::common::events::{DomainEvent, EventBus};
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
 use tokio::sync::broadcast::error::RecvError;
@@ -27,9 +26,10 @@ pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
 /// Shows `#1042 Title` with the summary, read from the database off the async runtime.
 async fn show(app: &AppHandle, id: String) {
     let state = app.state::<AppState>();
-    let Ok(case) = state.with_db(move |conn| Ok(store::find_case(conn, &id)?)).await else {
+    let Ok(found) = state.app().get_case(id).await else {
         return;
     };
+    let case = found.case;
     let _ = app
         .notification()
         .builder()

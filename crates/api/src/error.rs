@@ -89,8 +89,15 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-impl<E: Coded> From<E> for ApiError {
-    fn from(err: E) -> Self {
+impl From<ErrorBody> for ApiError {
+    fn from(body: ErrorBody) -> Self {
+        ApiError(body)
+    }
+}
+
+impl ApiError {
+    /// The error of a domain refusal (anything with a stable code).
+    pub fn coded(err: impl Coded) -> Self {
         ApiError(err.into())
     }
 }

@@ -68,7 +68,7 @@ impl Gate {
                 "send Authorization: Bearer <token>; the token is in the api-token file of the Skillcase data directory",
             ));
         };
-        if self.tokens.verify(presented)? {
+        if self.tokens.verify(presented).map_err(ApiError::coded)? {
             Ok(())
         } else {
             Err(ApiError::new("unauthorized", "the bearer token is not valid; it may have been rotated"))

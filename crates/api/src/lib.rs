@@ -7,9 +7,8 @@
 //! - [`routes`]: the route table; [`openapi`]: the document built from it.
 //! - [`error`]: the JSON error shape and the one code-to-status table.
 //! - [`extract`]: typed bodies and queries whose errors name the field.
-//! - [`connections`], [`state`]: what handlers share.
+//! - [`state`]: what handlers share — the application, whose functions every route calls.
 
-pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod gate;

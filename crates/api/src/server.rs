@@ -137,7 +137,7 @@ fn app(
 > + Clone
        + Send
        + 'static {
-    let gate = Arc::new(Gate::new(port, Arc::clone(&state.tokens)));
+    let gate = Arc::new(Gate::new(port, Arc::clone(state.app.tokens())));
     let slots = Arc::new(Semaphore::new(config.max_concurrent));
     let routes: Router = routes
         .fallback(|| async { ApiError::new("not_found", "no such endpoint; see GET /v1/openapi.json") })
@@ -174,10 +174,8 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::connections::Connections;
     use crate::extract::JsonBody;
-    use skillcase_application::token::TokenStore;
-    use skillcase_library::{Library, LibraryOptions};
+    use skillcase_application::{App, AppOptions};
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -217,13 +215,16 @@ mod tests {
 
     async fn start(config: ApiConfig) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let tokens = Arc::new(TokenStore::open(dir.path()).unwrap());
-        let token = tokens.current().unwrap().as_str().to_string();
-        let db = Connections::open(&dir.path().join(skillcase_store::db::DATABASE_FILE)).unwrap();
+        let options = AppOptions {
+            skills_dir: Some(dir.path().join("skills")),
+            catalog_dir: None,
+            background: false,
+            ..AppOptions::new(dir.path().to_path_buf())
+        };
+        let app = App::start(options).await.unwrap();
+        let token = app.tokens().current().unwrap().as_str().to_string();
         let gauge = Arc::new(Gauge::default());
-        let options = LibraryOptions::in_data_dir(dir.path(), dir.path().join("skills"), None);
-        let skills = Arc::new(Library::open(options).unwrap());
-        let state = ApiState { db, tokens, skills, events: Default::default() };
+        let state = ApiState { app };
         let server = serve_routes(config, state, test_routes(Arc::clone(&gauge))).await.unwrap();
         TestServer { server, gauge, token, _dir: dir }
     }

@@ -1,21 +1,10 @@
-//! What the API's handlers share: the database, the token and the skills.
+//! What the API's handlers share: the application, whose functions they call.
 
-use std::sync::Arc;
+use skillcase_application::App;
 
-use super::connections::Connections;
-use skillcase_application::token::TokenStore;
-use skillcase_common::events::EventBus;
-use skillcase_library::Library;
-
-/// The state every handler receives. Cheap to clone (reference-counted parts).
+/// The state every handler receives. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct ApiState {
-    /// The connections to the one Skillcase database.
-    pub db: Arc<Connections>,
-    /// The bearer token, shared with Settings so a rotation there takes effect at once.
-    pub tokens: Arc<TokenStore>,
-    /// The skill library: what is served, and which skills are active in each conversation.
-    pub skills: Arc<Library>,
-    /// Where handlers announce what they changed (a new case, a reply) to the window.
-    pub events: EventBus,
+    /// The running Skillcase: every route is one call into it.
+    pub app: App,
 }

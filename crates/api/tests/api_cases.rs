@@ -281,7 +281,7 @@ async fn real_answers_and_requests_conform_to_the_documented_schemas() {
 async fn opening_announces_the_new_case_once_and_agent_changes_announce_a_change() {
     use skillcase_common::events::DomainEvent;
     let live = Live::start().await;
-    let mut heard = live.state.events.subscribe();
+    let mut heard = live.state.app.events().subscribe();
     let id = open(&live, "conv-events").await;
     assert_eq!(heard.try_recv().unwrap(), DomainEvent::CaseOpened { id: id.clone() });
     let again = live.request("POST", "/v1/cases").json(&refund("conv-events")).send().await;

@@ -86,7 +86,7 @@ async fn requests_and_verdicts_conform_to_the_documented_schemas() {
 #[tokio::test]
 async fn the_case_the_guardrail_opens_is_announced_like_any_new_case() {
     let live = Live::start().await;
-    let mut heard = live.state.events.subscribe();
+    let mut heard = live.state.app.events().subscribe();
     before_send(&live, "conv-9", "t1", PROMISE).await;
     assert!(heard.try_recv().is_err(), "a veto opens nothing");
     let verdict = before_send(&live, "conv-9", "t1", PROMISE).await;

@@ -125,7 +125,7 @@ async fn rotating_the_token_refuses_the_old_one_at_once() {
     let live = Live::start().await;
     let old = live.token();
     assert_eq!(live.request("GET", "/v1/openapi.json").send().await.status, 200);
-    let new = live.state.tokens.rotate().unwrap();
+    let new = live.state.app.tokens().rotate().unwrap();
     let with_old = live.request("GET", "/v1/openapi.json").bearer(&old).send().await;
     assert_eq!(with_old.status, 401);
     let with_new = live.request("GET", "/v1/openapi.json").bearer(new.as_str()).send().await;
@@ -136,7 +136,7 @@ async fn rotating_the_token_refuses_the_old_one_at_once() {
 async fn a_rotation_written_by_another_process_takes_effect_at_once() {
     let live = Live::start().await;
     let old = live.token();
-    let new = skillcase_application::token::rotate_file(live.state.tokens.path()).unwrap();
+    let new = skillcase_application::token::rotate_file(live.state.app.tokens().path()).unwrap();
     assert_eq!(live.request("GET", "/v1/openapi.json").bearer(&old).send().await.status, 401);
     assert_eq!(live.request("GET", "/v1/openapi.json").bearer(new.as_str()).send().await.status, 200);
 }

@@ -1,8 +1,27 @@
-//! The application layer: the workspace settings, where state lives, the API token, and (as it
-//! grows) one function per user action that every front end — the window, the HTTP API, the CLI —
-//! calls.
+//! The application layer: one function per user action, each doing every step of it (the
+//! repository call, the events, waking the workers), for every front end — the window, the local
+//! HTTP API, the CLI and MCP. [`App`] is a running Skillcase over one data directory; its methods
+//! are grouped by half: [`cases`] (the inbox and the agent's case calls, the guardrail),
+//! [`skills`] (library, disclosure levels, import, edits, catalog) and [`workspace`] (settings
+//! changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of.
 
+mod app;
+pub mod cases;
 pub mod info;
 pub mod paths;
+mod running;
 pub mod settings;
+pub mod skills;
 pub mod token;
+pub mod workspace;
+
+pub use app::{person_name, App, AppOptions};
+
+/// The domain crates, re-exported so a front end names every type through the application layer.
+pub mod domain {
+    pub use skillcase_cases as cases;
+    pub use skillcase_common as common;
+    pub use skillcase_guard as guard;
+    pub use skillcase_library as library;
+    pub use skillcase_skill as skill;
+}

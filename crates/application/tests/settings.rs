@@ -6,11 +6,56 @@ use std::net::{Ipv4Addr, TcpListener};
 
 use skillcase_application::info::ApiStatus;
 use skillcase_application::settings::{self, view, Language, SettingsError, Theme};
-use skillcase_cases::endpoint::{checked_endpoint, get_endpoint, set_endpoint, EndpointInput};
+use skillcase_application::token::TokenStore;
+use skillcase_cases::endpoint::EndpointInput;
+use skillcase_cases::{OutboxRepository, SqliteCases};
 use skillcase_common::error::Coded;
 use skillcase_common::ErrorBody;
 use skillcase_skill::policy::{ImportLimits, Policy};
-use skillcase_testkit::new_db;
+use skillcase_store::settings::{SettingsRepository, SqliteSettings};
+use skillcase_store::{db, Database, DbError};
+
+/// A fresh database as the application reaches it: its settings, and its cases for the
+/// endpoint the Settings view shows.
+#[derive(Debug)]
+struct Db {
+    settings: SqliteSettings,
+    cases: SqliteCases,
+}
+
+impl SettingsRepository for Db {
+    fn get(&self, key: &str) -> Result<Option<String>, DbError> {
+        self.settings.get(key)
+    }
+
+    fn put(&self, key: &str, json: &str) -> Result<(), DbError> {
+        self.settings.put(key, json)
+    }
+
+    fn remove(&self, key: &str) -> Result<(), DbError> {
+        self.settings.remove(key)
+    }
+}
+
+fn open_db(path: &std::path::Path) -> Db {
+    let database = Database::open(path).unwrap();
+    Db { settings: SqliteSettings::new(database.clone()), cases: SqliteCases::new(database) }
+}
+
+fn new_db() -> (tempfile::TempDir, std::path::PathBuf, Db) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(db::DATABASE_FILE);
+    let conn = open_db(&path);
+    (dir, path, conn)
+}
+
+fn read_view(
+    conn: &Db,
+    data_dir: &std::path::Path,
+    status: ApiStatus,
+) -> Result<view::SettingsView, ErrorBody> {
+    view::read(conn, &conn.cases, &TokenStore::open(data_dir).unwrap(), data_dir, status)
+}
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -54,7 +99,7 @@ fn settings_survive_reopening_the_database() {
     settings::set_language(&conn, "pt-BR").unwrap();
     settings::set_theme(&conn, "dark").unwrap();
     drop(conn);
-    let reopened = skillcase_store::db::open(&path).unwrap();
+    let reopened = open_db(&path);
     let saved = settings::load(&reopened).unwrap();
     assert_eq!((saved.language, saved.theme), (Language::PtBr, Theme::Dark));
 }
@@ -231,7 +276,7 @@ fn languages_and_themes_cross_the_wire_by_their_short_names() {
 #[test]
 fn a_stored_value_that_does_not_parse_is_reported_as_corrupt() {
     let (_dir, _path, conn) = new_db();
-    conn.execute("INSERT INTO settings (key, value) VALUES ('api_port', '\"seven\"')", []).unwrap();
+    conn.put("api_port", "\"seven\"").unwrap();
     let err = settings::load(&conn).unwrap_err();
     assert_eq!(code_and_field(err), ("settings_corrupt".into(), "api_port".into()));
 }
@@ -240,7 +285,7 @@ fn a_stored_value_that_does_not_parse_is_reported_as_corrupt() {
 fn the_view_shows_the_token_of_the_data_directory_and_a_curl_line_with_it() {
     let (dir, _path, conn) = new_db();
     let status = ApiStatus::Listening { url: "http://127.0.0.1:45678".into() };
-    let shown = view::read(&conn, dir.path(), status).unwrap();
+    let shown = read_view(&conn, dir.path(), status).unwrap();
     let token = std::fs::read_to_string(dir.path().join("api-token")).unwrap();
     assert_eq!(shown.api.token, token.trim());
     assert_eq!(shown.api.url, "http://127.0.0.1:45678");
@@ -257,7 +302,7 @@ fn when_the_api_is_down_the_view_shows_the_saved_port() {
     let port = free_port();
     settings::set_api_port(&conn, port.into(), None).unwrap();
     let status = ApiStatus::Failed { error: ErrorBody::new("api_bind_failed", "in use") };
-    let shown = view::read(&conn, dir.path(), status).unwrap();
+    let shown = read_view(&conn, dir.path(), status).unwrap();
     assert_eq!(shown.api.url, format!("http://127.0.0.1:{port}"));
 }
 
@@ -271,9 +316,9 @@ fn the_view_never_carries_the_endpoint_secret() {
         max_attempts: None,
         enabled: true,
     };
-    set_endpoint(&conn, input).unwrap();
+    conn.cases.set_endpoint(input).unwrap();
     let shown =
-        view::read(&conn, dir.path(), ApiStatus::Listening { url: "http://127.0.0.1:1".into() }).unwrap();
+        read_view(&conn, dir.path(), ApiStatus::Listening { url: "http://127.0.0.1:1".into() }).unwrap();
     let json = serde_json::to_string(&shown).unwrap();
     assert!(shown.endpoint.unwrap().has_secret);
     assert!(!json.contains(SECRET), "{json}");
@@ -289,7 +334,7 @@ fn an_endpoint_checked_for_a_test_is_not_stored_and_borrows_the_saved_secret() {
         max_attempts: None,
         enabled: true,
     };
-    set_endpoint(&conn, first).unwrap();
+    conn.cases.set_endpoint(first).unwrap();
     let trial = EndpointInput {
         url: "http://127.0.0.1:10/other".into(),
         secret: None,
@@ -297,12 +342,12 @@ fn an_endpoint_checked_for_a_test_is_not_stored_and_borrows_the_saved_secret() {
         max_attempts: None,
         enabled: false,
     };
-    let checked = checked_endpoint(&conn, &trial).unwrap();
+    let checked = conn.cases.checked_endpoint(&trial).unwrap();
     assert_eq!(
         (checked.url.as_str(), checked.secret.as_str(), checked.timeout_secs),
         ("http://127.0.0.1:10/other", SECRET, 3)
     );
-    assert_eq!(get_endpoint(&conn).unwrap().unwrap().url, "http://127.0.0.1:9/hook");
+    assert_eq!(conn.cases.endpoint().unwrap().unwrap().url, "http://127.0.0.1:9/hook");
 }
 
 #[test]
@@ -315,5 +360,5 @@ fn an_endpoint_url_without_a_scheme_is_refused_for_a_test_too() {
         max_attempts: None,
         enabled: true,
     };
-    assert_eq!(checked_endpoint(&conn, &input).unwrap_err().code(), "invalid_endpoint_url");
+    assert_eq!(conn.cases.checked_endpoint(&input).unwrap_err().code(), "invalid_endpoint_url");
 }

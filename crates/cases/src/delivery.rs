@@ -1,27 +1,26 @@
 //! The background worker that relays replies from the outbox to the agent endpoint (SPEC B3).
 //!
 //! It claims one due delivery at a time, POSTs its stored body with Standard Webhooks headers,
-//! and settles the attempt in the database ([`outbox::record_attempt`]). It sleeps until the
+//! and settles the attempt in the outbox ([`OutboxRepository::record_attempt`]). It sleeps until the
 //! next delivery falls due, or until [`DeliveryWaker::wake`] says a person just replied, or a
 //! poll interval passes (a safety net for rows written by another process). Killing it at any
 //! moment loses nothing: an unsettled delivery stays `pending`, its lease runs out, and the next
 //! worker sends it again under the same `webhook-id`.
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use ts_rs::TS;
 
 use super::clock;
-use super::endpoint::{get_endpoint, EndpointSettings};
+use super::endpoint::EndpointSettings;
 use super::error::CasesError;
-use super::outbox::{self, Attempt, Backoff, Claimed};
+use super::outbox::{Attempt, Backoff, Claimed};
+use super::repository::OutboxRepository;
 use super::signature;
 use skillcase_common::events::{DomainEvent, EventBus};
 
@@ -70,28 +69,20 @@ pub struct DeliveryWorker {
 }
 
 impl DeliveryWorker {
-    /// Opens its own connection to the database at `db_path` (applying migrations) and starts
-    /// the worker on the current tokio runtime. It reads the endpoint settings from the database
-    /// before every attempt, so saving Settings takes effect without a restart, and announces
-    /// each settled attempt on `events` (`CaseChanged`), so the case on screen shows it. When
-    /// `shutdown` completes the worker gives back any claim it holds and stops.
+    /// Starts the worker on the current tokio runtime over `outbox`. It reads the endpoint
+    /// settings before every attempt, so saving Settings takes effect without a restart, and
+    /// announces each settled attempt on `events` (`CaseChanged`), so the case on screen shows
+    /// it. When `shutdown` completes the worker gives back any claim it holds and stops.
     pub fn spawn(
-        db_path: PathBuf,
+        outbox: Arc<dyn OutboxRepository>,
         options: WorkerOptions,
         events: EventBus,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<DeliveryWorker, CasesError> {
-        let conn = skillcase_store::db::open(&db_path)?;
         let client = http_client()?;
         let waker = DeliveryWaker::default();
-        let worker = Worker {
-            db: Arc::new(Mutex::new(conn)),
-            client,
-            options,
-            waker: waker.clone(),
-            events,
-            in_flight: Mutex::new(None),
-        };
+        let worker =
+            Worker { outbox, client, options, waker: waker.clone(), events, in_flight: Mutex::new(None) };
         let task = tokio::spawn(worker.run(shutdown));
         Ok(DeliveryWorker { waker, task })
     }
@@ -254,7 +245,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 struct Worker {
-    db: Arc<Mutex<Connection>>,
+    outbox: Arc<dyn OutboxRepository>,
     client: reqwest::Client,
     options: WorkerOptions,
     waker: DeliveryWaker,
@@ -291,18 +282,18 @@ impl Worker {
     /// Sends every due delivery, one at a time; returns how long to sleep afterwards.
     async fn drain(&self) -> Result<Duration, CasesError> {
         loop {
-            let Some(endpoint) = self.with_db(get_endpoint).await?.filter(|e| e.enabled) else {
+            let Some(endpoint) = self.with_outbox(|o| o.endpoint()).await?.filter(|e| e.enabled) else {
                 return Ok(self.options.poll_interval);
             };
             let key = signature::signing_key(&endpoint.secret)?;
             let lease = Duration::from_secs(endpoint.timeout_secs.into()) + self.options.lease_margin;
-            let Some(claimed) = self.with_db(move |c| outbox::claim_next(c, lease)).await? else {
+            let Some(claimed) = self.with_outbox(move |o| o.claim_next(lease)).await? else {
                 return self.until_next_due().await;
             };
             self.set_in_flight(Some(claimed.id.clone()));
             let attempt = self.attempt(&endpoint, &key, &claimed).await;
             let (id, backoff, max) = (claimed.id.clone(), self.options.backoff, endpoint.max_attempts);
-            self.with_db(move |c| outbox::record_attempt(c, &id, &attempt, max, &backoff)).await?;
+            self.with_outbox(move |o| o.record_attempt(&id, &attempt, max, &backoff)).await?;
             self.set_in_flight(None);
             self.events.publish(DomainEvent::CaseChanged { id: claimed.case_id });
         }
@@ -316,7 +307,7 @@ impl Worker {
     async fn give_back(&self) {
         let held = self.in_flight.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         if let Some(id) = held {
-            if let Err(e) = self.with_db(move |c| outbox::release(c, &id)).await {
+            if let Err(e) = self.with_outbox(move |o| o.release(&id)).await {
                 eprintln!("skillcase delivery worker: {e}");
             }
         }
@@ -327,7 +318,7 @@ impl Worker {
     }
 
     async fn until_next_due(&self) -> Result<Duration, CasesError> {
-        let next = self.with_db(outbox::next_due_at).await?;
+        let next = self.with_outbox(|o| o.next_due_at()).await?;
         let wait = next
             .and_then(|at| clock::parse(&at))
             .map(|at| (at - time::OffsetDateTime::now_utc()).try_into().unwrap_or(Duration::ZERO))
@@ -335,16 +326,14 @@ impl Worker {
         Ok(wait.min(self.options.poll_interval))
     }
 
-    async fn with_db<T: Send + 'static>(
+    /// Runs one outbox step on a blocking thread (the repositories block).
+    async fn with_outbox<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Connection) -> Result<T, CasesError> + Send + 'static,
+        work: impl FnOnce(&dyn OutboxRepository) -> Result<T, CasesError> + Send + 'static,
     ) -> Result<T, CasesError> {
-        let db = Arc::clone(&self.db);
-        tokio::task::spawn_blocking(move || {
-            let conn = db.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            work(&conn)
-        })
-        .await
-        .expect("a database task never panics")
+        let outbox = Arc::clone(&self.outbox);
+        tokio::task::spawn_blocking(move || work(outbox.as_ref()))
+            .await
+            .unwrap_or_else(|_| Err(CasesError::Store(skillcase_store::DbError::TaskStopped)))
     }
 }

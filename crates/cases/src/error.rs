@@ -32,8 +32,8 @@ pub enum CasesError {
     Corrupt { what: &'static str, value: String },
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
-    #[error("cannot open the database: {0}")]
-    Open(#[from] skillcase_store::db::DbError),
+    #[error(transparent)]
+    Store(#[from] skillcase_store::DbError),
 }
 
 impl Coded for CasesError {
@@ -51,7 +51,7 @@ impl Coded for CasesError {
             CasesError::HttpClient(_) => "http_client_failed",
             CasesError::Corrupt { .. } => "db_corrupt",
             CasesError::Db(_) => "db_error",
-            CasesError::Open(e) => e.code(),
+            CasesError::Store(e) => e.code(),
         }
     }
 

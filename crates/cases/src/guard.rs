@@ -6,12 +6,12 @@
 //! case and the agent is never stuck. Veto counts live in `guard_vetoes`, one row per
 //! `(conversation_id, turn_id)`, so they survive a restart between the agent's two attempts.
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
-use crate::{clock, store, transition, CasesError};
+use crate::repository::{CasesRepository, Veto, VetoCount};
+use crate::CasesError;
 use skillcase_common::error::Coded;
 use skillcase_guard::{detect, Detection, Language};
 
@@ -85,6 +85,8 @@ pub enum GuardError {
     Cases(#[from] CasesError),
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Store(#[from] skillcase_store::DbError),
 }
 
 impl Coded for GuardError {
@@ -93,6 +95,7 @@ impl Coded for GuardError {
             GuardError::InvalidInput { .. } => "invalid_input",
             GuardError::Cases(inner) => inner.code(),
             GuardError::Db(_) => "db_error",
+            GuardError::Store(inner) => inner.code(),
         }
     }
 
@@ -100,41 +103,44 @@ impl Coded for GuardError {
         match self {
             GuardError::InvalidInput { field, .. } => Some(serde_json::json!({ "field": field })),
             GuardError::Cases(inner) => inner.details(),
-            GuardError::Db(_) => None,
+            GuardError::Db(_) | GuardError::Store(_) => None,
         }
     }
 }
 
 /// Decides whether the agent may send `req.message` (SPEC B5); see the module doc.
-pub fn before_send(conn: &Connection, req: BeforeSend) -> Result<Verdict, GuardError> {
+pub fn before_send(cases: &dyn CasesRepository, req: BeforeSend) -> Result<Verdict, GuardError> {
     let req = checked(req)?;
     let found = detect(&req.message);
     if !found.promise {
         return Ok(verdict(VerdictKind::Pass, None, &found, 0));
     }
-    let vetoes = match count_veto(conn, &req, &found)? {
-        Counted::Covered(case) => {
+    let veto = Veto {
+        conversation_id: req.conversation_id.clone(),
+        turn_id: req.turn_id.clone(),
+        rule: found.rule.clone(),
+        evidence: found.evidence.clone(),
+    };
+    let vetoes = match cases.record_veto(&veto)? {
+        VetoCount::Covered(case) => {
             let reason = format!("the conversation has open case #{}, which covers the promise", case.number);
             let mut out = verdict(VerdictKind::Pass, Some(reason), &found, 0);
-            out.open_case = Some(case);
+            out.open_case = Some(CaseRef::from(case.as_ref()));
             return Ok(out);
         }
-        Counted::Vetoes(n) => n,
+        VetoCount::Vetoes(n) => n,
     };
     if vetoes < 2 {
         return Ok(verdict(VerdictKind::Veto, Some(VETO_MESSAGE.to_string()), &found, vetoes));
     }
-    let opened = transition::open_case(conn, fallback_case(&req, &found))?;
+    let opened = cases.open_case(fallback_case(&req, &found))?;
     let case = CaseRef::from(&opened.case);
     let mut out = verdict(VerdictKind::Pass, None, &found, vetoes);
     if opened.already_open {
         out.reason =
             Some(format!("the conversation has open case #{}, which covers the promise", case.number));
     } else {
-        conn.execute(
-            "UPDATE guard_vetoes SET auto_case_id = ?3 WHERE conversation_id = ?1 AND turn_id = ?2",
-            params![req.conversation_id, req.turn_id, case.id],
-        )?;
+        cases.note_auto_case(&req.conversation_id, &req.turn_id, &case.id)?;
         out.reason = Some(format!(
             "second veto in this turn: case #{} was opened automatically, so the promise is covered; send the message",
             case.number
@@ -176,45 +182,6 @@ fn checked(mut req: BeforeSend) -> Result<BeforeSend, GuardError> {
         *value = trimmed.to_string();
     }
     Ok(req)
-}
-
-enum Counted {
-    /// The conversation already has an open case: nothing to count.
-    Covered(CaseRef),
-    /// Vetoes in this turn, this one included.
-    Vetoes(i64),
-}
-
-/// In one `BEGIN IMMEDIATE` transaction: the open case covering the conversation, or one more
-/// veto for the turn.
-fn count_veto(conn: &Connection, req: &BeforeSend, found: &Detection) -> Result<Counted, GuardError> {
-    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-    if let Some(case) = store::open_case_for_conversation(&tx, &req.conversation_id)? {
-        return Ok(Counted::Covered(CaseRef::from(&case)));
-    }
-    let vetoes: i64 = tx.query_row(
-        "INSERT INTO guard_vetoes (conversation_id, turn_id, vetoes, first_at, last_at, last_rule, last_evidence) \
-         VALUES (?1, ?2, 1, ?3, ?3, ?4, ?5) \
-         ON CONFLICT (conversation_id, turn_id) DO UPDATE SET vetoes = vetoes + 1, last_at = excluded.last_at, \
-         last_rule = excluded.last_rule, last_evidence = excluded.last_evidence \
-         RETURNING vetoes",
-        params![req.conversation_id, req.turn_id, clock::now(), found.rule, found.evidence],
-        |row| row.get(0),
-    )?;
-    tx.commit()?;
-    Ok(Counted::Vetoes(vetoes))
-}
-
-/// Vetoes recorded for a turn (0 when none), for the case view and tests.
-pub fn vetoes_in_turn(conn: &Connection, conversation_id: &str, turn_id: &str) -> Result<i64, GuardError> {
-    let n = conn
-        .query_row(
-            "SELECT vetoes FROM guard_vetoes WHERE conversation_id = ?1 AND turn_id = ?2",
-            params![conversation_id, turn_id],
-            |row| row.get(0),
-        )
-        .optional()?;
-    Ok(n.unwrap_or(0))
 }
 
 /// The case the guardrail opens on the second veto: title from the promising sentence, summary
@@ -280,26 +247,38 @@ fn clip(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::model::CaseStatus;
-    use skillcase_store::db;
+    use crate::SqliteCases;
+    use skillcase_store::{db, Database};
 
     const PROMISE: &str = "Vou verificar com a equipe financeira e te retorno ainda hoje.";
 
-    fn database() -> (tempfile::TempDir, Connection) {
+    fn database() -> (tempfile::TempDir, SqliteCases) {
         let dir = tempfile::tempdir().unwrap();
-        let conn = db::open(&dir.path().join(db::DATABASE_FILE)).unwrap();
-        (dir, conn)
+        let cases = SqliteCases::new(Database::open(&dir.path().join(db::DATABASE_FILE)).unwrap());
+        (dir, cases)
     }
 
-    fn ask(conn: &Connection, conversation: &str, turn: &str, message: &str) -> Verdict {
+    fn count_cases(cases: &SqliteCases) -> i64 {
+        cases
+            .database()
+            .read(|c| c.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).map_err(CasesError::from))
+            .unwrap()
+    }
+
+    fn open_case_of(cases: &SqliteCases, conversation: &str) -> Option<Case> {
+        cases.database().read(|c| crate::store::open_case_for_conversation(c, conversation)).unwrap()
+    }
+
+    fn ask(cases: &SqliteCases, conversation: &str, turn: &str, message: &str) -> Verdict {
         let req = BeforeSend {
             conversation_id: conversation.into(),
             turn_id: turn.into(),
             message: message.into(),
         };
-        before_send(conn, req).unwrap()
+        before_send(cases, req).unwrap()
     }
 
-    fn open_by_agent(conn: &Connection, conversation: &str) -> Case {
+    fn open_by_agent(cases: &SqliteCases, conversation: &str) -> Case {
         let new = NewCase {
             conversation_id: conversation.into(),
             lead: Lead::default(),
@@ -310,22 +289,22 @@ mod tests {
             context: vec![],
             source: CaseSource::Agent,
         };
-        transition::open_case(conn, new).unwrap().case
+        cases.open_case(new).unwrap().case
     }
 
     #[test]
     fn a_message_without_a_promise_passes_and_counts_nothing() {
-        let (_dir, conn) = database();
-        let verdict = ask(&conn, "c1", "t1", "Vou te mandar o link do rastreio.");
+        let (_dir, cases) = database();
+        let verdict = ask(&cases, "c1", "t1", "Vou te mandar o link do rastreio.");
         assert_eq!(verdict.verdict, VerdictKind::Pass);
         assert_eq!((verdict.reason, verdict.evidence, verdict.vetoes_in_turn), (None, None, 0));
-        assert_eq!(vetoes_in_turn(&conn, "c1", "t1").unwrap(), 0);
+        assert_eq!(cases.vetoes_in_turn("c1", "t1").unwrap(), 0);
     }
 
     #[test]
     fn a_promise_without_an_open_case_is_vetoed_with_the_teaching_message() {
-        let (_dir, conn) = database();
-        let verdict = ask(&conn, "c1", "t1", PROMISE);
+        let (_dir, cases) = database();
+        let verdict = ask(&cases, "c1", "t1", PROMISE);
         assert_eq!(verdict.verdict, VerdictKind::Veto);
         assert_eq!(
             verdict.reason.as_deref(),
@@ -334,32 +313,32 @@ mod tests {
         assert_eq!(verdict.evidence.as_deref(), Some("Vou verificar com a equipe"));
         assert_eq!(verdict.vetoes_in_turn, 1);
         assert_eq!((verdict.open_case, verdict.auto_opened_case), (None, None));
-        assert_eq!(store::open_case_for_conversation(&conn, "c1").unwrap(), None);
+        assert_eq!(open_case_of(&cases, "c1"), None);
     }
 
     #[test]
     fn a_promise_in_a_conversation_with_an_open_case_passes_and_names_the_case() {
-        let (_dir, conn) = database();
-        let case = open_by_agent(&conn, "c1");
-        let verdict = ask(&conn, "c1", "t1", PROMISE);
+        let (_dir, cases) = database();
+        let case = open_by_agent(&cases, "c1");
+        let verdict = ask(&cases, "c1", "t1", PROMISE);
         assert_eq!(verdict.verdict, VerdictKind::Pass);
         assert_eq!(verdict.open_case, Some(CaseRef { id: case.id, number: case.number }));
         assert_eq!(verdict.auto_opened_case, None);
-        assert_eq!(vetoes_in_turn(&conn, "c1", "t1").unwrap(), 0);
+        assert_eq!(cases.vetoes_in_turn("c1", "t1").unwrap(), 0);
     }
 
     #[test]
     fn the_second_veto_in_a_turn_opens_a_guardrail_case_and_passes() {
-        let (_dir, conn) = database();
-        assert_eq!(ask(&conn, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
-        let verdict = ask(&conn, "c1", "t1", "Someone from billing will call you tomorrow. Anything else?");
+        let (_dir, cases) = database();
+        assert_eq!(ask(&cases, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        let verdict = ask(&cases, "c1", "t1", "Someone from billing will call you tomorrow. Anything else?");
         assert_eq!(verdict.verdict, VerdictKind::Pass);
         assert_eq!(verdict.vetoes_in_turn, 2);
         let auto = verdict.auto_opened_case.clone().expect("a case was opened");
         assert_eq!(verdict.open_case, Some(auto.clone()));
         assert!(verdict.reason.unwrap().contains(&format!("case #{} was opened automatically", auto.number)));
 
-        let case = store::find_case(&conn, &auto.id).unwrap();
+        let case = cases.get_case(&auto.id).unwrap().case;
         assert_eq!(case.source, CaseSource::GuardrailAutofallback);
         assert_eq!(case.status, CaseStatus::AwaitingHuman);
         assert_eq!(case.conversation_id, "c1");
@@ -371,10 +350,10 @@ mod tests {
 
     #[test]
     fn an_auto_opened_case_of_a_portuguese_message_is_titled_in_portuguese() {
-        let (_dir, conn) = database();
-        ask(&conn, "c1", "t1", PROMISE);
-        let auto = ask(&conn, "c1", "t1", PROMISE).auto_opened_case.unwrap();
-        let case = store::find_case(&conn, &auto.id).unwrap();
+        let (_dir, cases) = database();
+        ask(&cases, "c1", "t1", PROMISE);
+        let auto = ask(&cases, "c1", "t1", PROMISE).auto_opened_case.unwrap();
+        let case = cases.get_case(&auto.id).unwrap().case;
         assert_eq!(
             case.title,
             "Retorno prometido: Vou verificar com a equipe financeira e te retorno ainda hoje."
@@ -384,67 +363,65 @@ mod tests {
 
     #[test]
     fn once_the_guardrail_opened_a_case_later_promises_in_the_turn_pass_without_a_second_case() {
-        let (_dir, conn) = database();
-        ask(&conn, "c1", "t1", PROMISE);
-        let first = ask(&conn, "c1", "t1", PROMISE).auto_opened_case.unwrap();
-        let third = ask(&conn, "c1", "t1", PROMISE);
+        let (_dir, cases) = database();
+        ask(&cases, "c1", "t1", PROMISE);
+        let first = ask(&cases, "c1", "t1", PROMISE).auto_opened_case.unwrap();
+        let third = ask(&cases, "c1", "t1", PROMISE);
         assert_eq!(third.verdict, VerdictKind::Pass);
         assert_eq!((third.open_case, third.auto_opened_case), (Some(first), None));
-        let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
-        assert_eq!(cases, 1);
+        assert_eq!(count_cases(&cases), 1);
     }
 
     #[test]
     fn vetoes_in_different_turns_or_conversations_do_not_add_up() {
-        let (_dir, conn) = database();
-        assert_eq!(ask(&conn, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
-        assert_eq!(ask(&conn, "c1", "t2", PROMISE).verdict, VerdictKind::Veto);
-        assert_eq!(ask(&conn, "c2", "t1", PROMISE).verdict, VerdictKind::Veto);
-        assert_eq!(store::open_case_for_conversation(&conn, "c1").unwrap(), None);
+        let (_dir, cases) = database();
+        assert_eq!(ask(&cases, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(ask(&cases, "c1", "t2", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(ask(&cases, "c2", "t1", PROMISE).verdict, VerdictKind::Veto);
+        assert_eq!(open_case_of(&cases, "c1"), None);
     }
 
     #[test]
     fn a_rephrased_message_between_two_promises_does_not_reset_the_turn() {
-        let (_dir, conn) = database();
-        ask(&conn, "c1", "t1", PROMISE);
-        assert_eq!(ask(&conn, "c1", "t1", "Vou te mandar o link.").verdict, VerdictKind::Pass);
-        assert!(ask(&conn, "c1", "t1", PROMISE).auto_opened_case.is_some());
+        let (_dir, cases) = database();
+        ask(&cases, "c1", "t1", PROMISE);
+        assert_eq!(ask(&cases, "c1", "t1", "Vou te mandar o link.").verdict, VerdictKind::Pass);
+        assert!(ask(&cases, "c1", "t1", PROMISE).auto_opened_case.is_some());
     }
 
     #[test]
     fn the_veto_count_survives_reopening_the_database() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(db::DATABASE_FILE);
-        assert_eq!(ask(&db::open(&path).unwrap(), "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
-        let verdict = ask(&db::open(&path).unwrap(), "c1", "t1", PROMISE);
+        let first = SqliteCases::new(Database::open(&path).unwrap());
+        assert_eq!(ask(&first, "c1", "t1", PROMISE).verdict, VerdictKind::Veto);
+        first.database().close();
+        drop(first);
+        let verdict = ask(&SqliteCases::new(Database::open(&path).unwrap()), "c1", "t1", PROMISE);
         assert!(verdict.auto_opened_case.is_some());
     }
 
     #[test]
     fn concurrent_attempts_in_one_turn_veto_once_and_open_exactly_one_case() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(db::DATABASE_FILE);
-        db::open(&path).unwrap();
+        let (_dir, cases) = database();
         let start = std::sync::Arc::new(std::sync::Barrier::new(4));
         let verdicts: Vec<Verdict> = (0..4)
             .map(|_| {
-                let (path, start) = (path.clone(), start.clone());
+                let (cases, start) = (cases.clone(), start.clone());
                 std::thread::spawn(move || {
-                    let conn = db::open(&path).unwrap();
                     start.wait();
-                    ask(&conn, "c1", "t1", PROMISE)
+                    ask(&cases, "c1", "t1", PROMISE)
                 })
             })
             .collect::<Vec<_>>()
             .into_iter()
             .map(|handle| handle.join().unwrap())
             .collect();
-        let conn = db::open(&path).unwrap();
-        let case = store::open_case_for_conversation(&conn, "c1").unwrap().expect("one case is open");
-        let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
+        let case = open_case_of(&cases, "c1").expect("one case is open");
+        let count = count_cases(&cases);
         let vetoed = verdicts.iter().filter(|v| v.verdict == VerdictKind::Veto).count();
         let auto_opened = verdicts.iter().filter(|v| v.auto_opened_case.is_some()).count();
-        assert_eq!((cases, vetoed, auto_opened), (1, 1, 1));
+        assert_eq!((count, vetoed, auto_opened), (1, 1, 1));
         for passed in verdicts.iter().filter(|v| v.verdict == VerdictKind::Pass) {
             assert_eq!(passed.open_case.as_ref().map(|c| c.id.as_str()), Some(case.id.as_str()));
         }
@@ -452,22 +429,22 @@ mod tests {
 
     #[test]
     fn a_closed_case_does_not_cover_a_new_promise() {
-        let (_dir, conn) = database();
-        let case = open_by_agent(&conn, "c1");
-        transition::cancel(&conn, &case.id, crate::model::Actor::Agent, None, None).unwrap();
-        assert_eq!(ask(&conn, "c1", "t9", PROMISE).verdict, VerdictKind::Veto);
+        let (_dir, cases) = database();
+        let case = open_by_agent(&cases, "c1");
+        cases.cancel(&case.id, crate::model::Actor::Agent, None, None).unwrap();
+        assert_eq!(ask(&cases, "c1", "t9", PROMISE).verdict, VerdictKind::Veto);
     }
 
     #[test]
     fn a_blank_conversation_or_turn_is_refused_with_invalid_input() {
-        let (_dir, conn) = database();
+        let (_dir, cases) = database();
         for (conversation, turn, field) in [(" ", "t1", "conversation_id"), ("c1", "", "turn_id")] {
             let req = BeforeSend {
                 conversation_id: conversation.into(),
                 turn_id: turn.into(),
                 message: PROMISE.into(),
             };
-            let err = before_send(&conn, req).unwrap_err();
+            let err = before_send(&cases, req).unwrap_err();
             assert_eq!(err.code(), "invalid_input");
             assert_eq!(err.details(), Some(serde_json::json!({ "field": field })));
         }
@@ -475,18 +452,18 @@ mod tests {
 
     #[test]
     fn a_turn_id_over_the_limit_is_refused() {
-        let (_dir, conn) = database();
+        let (_dir, cases) = database();
         let req =
             BeforeSend { conversation_id: "c1".into(), turn_id: "t".repeat(201), message: PROMISE.into() };
-        let err = before_send(&conn, req).unwrap_err();
+        let err = before_send(&cases, req).unwrap_err();
         assert_eq!(err.to_string(), "turn_id is 201 characters long; at most 200 are allowed");
     }
 
     #[test]
     fn the_verdict_serialises_with_a_lowercase_verdict_tag() {
-        let (_dir, conn) = database();
+        let (_dir, cases) = database();
         let json =
-            serde_json::to_value(ask(&conn, "c1", "t1", "Someone from billing will call you.")).unwrap();
+            serde_json::to_value(ask(&cases, "c1", "t1", "Someone from billing will call you.")).unwrap();
         assert_eq!(
             json,
             serde_json::json!({

@@ -6,7 +6,10 @@
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
 //!   delivers it with Standard Webhooks signatures and retries, and its settings (B3).
-//! - [`guard`]: the before-send decision of the guardrail (B5) over the promise detector.
+//! - [`guard`]: the before-send decision of the guardrail (B5) over the promise detector;
+//!   [`veto`]: its counts per turn.
+//! - [`repository`]: the traits every caller reaches cases through; [`sqlite`]: their embedded
+//!   implementation on the database's single writer.
 
 pub mod delivery;
 pub mod endpoint;
@@ -15,10 +18,15 @@ pub mod guard;
 pub mod model;
 pub mod outbox;
 pub mod reads;
+pub mod repository;
 pub mod signature;
+pub mod sqlite;
 pub mod store;
 pub mod transition;
+pub mod veto;
 
 pub use error::CasesError;
+pub use repository::{CasesRepository, OutboxRepository};
 /// The clock every case time comes from (re-exported so callers need not know it is shared).
 pub use skillcase_common::clock;
+pub use sqlite::SqliteCases;

@@ -18,7 +18,7 @@ use super::endpoint::get_endpoint;
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseStatus, Delivery, DeliveryState, EventKind, HumanAction};
 use super::store::{append_event, delivery_from_row, get_delivery, DELIVERY_COLUMNS};
-use super::transition::immediate;
+use skillcase_store::atomic;
 
 /// What the agent does after a person resolved the case.
 pub const RESOLVED_INSTRUCTION: &str =
@@ -123,7 +123,7 @@ pub struct Claimed {
 /// Takes the pending delivery that has been due the longest and no other worker holds, leasing
 /// it for `lease`.
 pub fn claim_next(conn: &Connection, lease: Duration) -> Result<Option<Claimed>, CasesError> {
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let now = clock::now();
         let found = tx
             .query_row(
@@ -215,7 +215,7 @@ pub fn record_attempt(
     max_attempts: u32,
     backoff: &Backoff,
 ) -> Result<Delivery, CasesError> {
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let current = get_delivery(tx, id)?;
         if current.state != DeliveryState::Pending {
             return Ok(current);
@@ -261,7 +261,7 @@ pub fn record_attempt(
 /// A person's Retry: a `failed` or `dead` delivery becomes `pending`, due now, with a fresh
 /// attempt budget (its history stays in the timeline). Anything else is `delivery_not_retryable`.
 pub fn retry(conn: &Connection, id: &str) -> Result<Delivery, CasesError> {
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let current = get_delivery(tx, id)?;
         if !matches!(current.state, DeliveryState::Failed | DeliveryState::Dead) {
             return Err(CasesError::DeliveryNotRetryable { state: current.state });

@@ -1,13 +1,16 @@
 //! Every state change of a case (SPEC B2), one function per transition.
 //!
-//! Each function is a single `BEGIN IMMEDIATE` transaction that checks the current status,
+//! Each function is one atomic unit ([`skillcase_store::atomic`]) that checks the current status,
 //! writes the new state and its event together (and, for a person's reply, the outbox delivery
-//! that relays it to the agent), or changes nothing at all. The transition table lives in
+//! that relays it to the agent), or changes nothing at all. In the app they run on the database's
+//! writer ([`crate::sqlite::SqliteCases`]), whose transaction makes the check and the write one
+//! step even with other writers waiting. The transition table lives in
 //! [`allowed`] and nowhere else.
 
-use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use skillcase_store::atomic;
 use ts_rs::TS;
 
 use super::clock;
@@ -72,7 +75,7 @@ fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
 /// The case starts `awaiting_human`, waiting since now, with the next short number.
 pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesError> {
     let new = checked_new_case(new)?;
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         if let Some(case) = open_case_for_conversation(tx, &new.conversation_id)? {
             return Ok(OpenOutcome { case, already_open: true });
         }
@@ -128,7 +131,7 @@ pub fn reply(
 ) -> Result<(Case, Delivery), CasesError> {
     let text = required("text", text)?;
     let actor_name = required("actor_name", actor_name)?;
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, Move::Reply(action))?;
         let now = clock::now();
         set_status(tx, &case, to, &now)?;
@@ -206,7 +209,7 @@ pub fn cancel(
         return Err(CasesError::InvalidInput { field: "actor", reason: "must be agent or human".into() });
     }
     let actor_name = actor_name.map(str::trim).filter(|n| !n.is_empty());
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, Move::Cancel)?;
         let now = clock::now();
         set_status(tx, &case, to, &now)?;
@@ -230,7 +233,7 @@ fn agent_event(
     kind: EventKind,
     payload: serde_json::Value,
 ) -> Result<Case, CasesError> {
-    immediate(conn, |tx| {
+    atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, mv)?;
         let now = clock::now();
         set_status(tx, &case, to, &now)?;
@@ -261,18 +264,6 @@ fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Resu
         params![case.id, to.as_str(), waiting_since, closed_at, now],
     )?;
     Ok(())
-}
-
-/// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it succeeds, rolled back
-/// (changing nothing) if it fails.
-pub(crate) fn immediate<T>(
-    conn: &Connection,
-    body: impl FnOnce(&Transaction<'_>) -> Result<T, CasesError>,
-) -> Result<T, CasesError> {
-    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-    let out = body(&tx)?;
-    tx.commit()?;
-    Ok(out)
 }
 
 fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesError> {

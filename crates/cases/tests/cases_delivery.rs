@@ -8,15 +8,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillcase_cases::delivery::{test_endpoint, DeliveryWorker, WorkerOptions};
-use skillcase_cases::endpoint::{get_endpoint, set_endpoint, EndpointInput};
+use skillcase_cases::endpoint::{get_endpoint, EndpointInput};
 use skillcase_cases::model::{Delivery, DeliveryState, EventKind, HumanAction};
-use skillcase_cases::outbox::{outbox_status, retry, Backoff, EndpointHealth};
+use skillcase_cases::outbox::{outbox_status, Backoff, EndpointHealth};
 use skillcase_cases::store::{get_case, get_delivery};
-use skillcase_cases::transition::{open_case, reply};
+use skillcase_cases::{CasesRepository, OutboxRepository};
 use skillcase_common::error::Coded;
 use skillcase_common::events::EventBus;
 use skillcase_testkit::fake_endpoint::{Answer, FakeEndpoint};
-use support::{new_db, refund_case};
+use support::{cases_at, new_db, outbox_at, refund_case};
 use tokio::sync::oneshot;
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -41,7 +41,7 @@ async fn with_endpoint(timeout_secs: u32, max_attempts: u32) -> (tempfile::TempD
 }
 
 fn configure(path: &Path, url: &str, timeout_secs: u32, max_attempts: u32) {
-    let conn = skillcase_store::db::open(path).unwrap();
+    let cases = cases_at(path);
     let input = EndpointInput {
         url: url.into(),
         secret: Some(SECRET.into()),
@@ -49,12 +49,12 @@ fn configure(path: &Path, url: &str, timeout_secs: u32, max_attempts: u32) {
         max_attempts: Some(max_attempts),
         enabled: true,
     };
-    set_endpoint(&conn, input).unwrap();
+    cases.set_endpoint(input).unwrap();
 }
 
 fn start(path: &Path, options: WorkerOptions) -> (DeliveryWorker, oneshot::Sender<()>) {
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = DeliveryWorker::spawn(path.to_path_buf(), options, EventBus::new(), async {
+    let worker = DeliveryWorker::spawn(outbox_at(path), options, EventBus::new(), async {
         let _ = stopped.await;
     })
     .unwrap();
@@ -62,9 +62,9 @@ fn start(path: &Path, options: WorkerOptions) -> (DeliveryWorker, oneshot::Sende
 }
 
 fn answered(path: &Path, conversation: &str, action: HumanAction) -> Delivery {
-    let conn = skillcase_store::db::open(path).unwrap();
-    let id = open_case(&conn, refund_case(conversation)).unwrap().case.id;
-    reply(&conn, &id, action, "Refund issued today.", "Ana").unwrap().1
+    let cases = cases_at(path);
+    let id = cases.open_case(refund_case(conversation)).unwrap().case.id;
+    cases.reply(&id, action, "Refund issued today.", "Ana").unwrap().1
 }
 
 fn delivery(path: &Path, id: &str) -> Delivery {
@@ -270,14 +270,14 @@ async fn retry_sends_a_failed_delivery_again_under_the_same_id() {
     let sent = answered(&path, "conv-1", HumanAction::Resolved);
     worker.wake();
     wait_for(&path, &sent.id, Duration::from_secs(5), |d| d.state == DeliveryState::Failed).await;
-    let conn = skillcase_store::db::open(&path).unwrap();
-    let again = retry(&conn, &sent.id).unwrap();
+    let cases = cases_at(&path);
+    let again = cases.retry(&sent.id).unwrap();
     assert_eq!((again.state, again.attempts), (DeliveryState::Pending, 0));
     worker.wake();
     delivered(&path, &sent.id).await;
     let ids: Vec<String> = endpoint.received().into_iter().map(|r| r.webhook_id).collect();
     assert_eq!(ids, vec![sent.id.clone(), sent.id.clone()]);
-    let err = retry(&conn, &sent.id).unwrap_err();
+    let err = cases.retry(&sent.id).unwrap_err();
     assert_eq!(
         (err.code(), err.to_string().as_str()),
         (
@@ -285,7 +285,7 @@ async fn retry_sends_a_failed_delivery_again_under_the_same_id() {
             "a delivery that is delivered cannot be retried; only failed or dead ones can"
         )
     );
-    assert_eq!(retry(&conn, "no-such-delivery").unwrap_err().code(), "delivery_not_found");
+    assert_eq!(cases.retry("no-such-delivery").unwrap_err().code(), "delivery_not_found");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -297,7 +297,7 @@ async fn replies_stay_pending_until_an_enabled_endpoint_is_configured() {
     worker.wake();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(delivery(&path, &sent.id).attempts, 0);
-    let conn = skillcase_store::db::open(&path).unwrap();
+    let cases = cases_at(&path);
     let mut input = EndpointInput {
         url: endpoint.url(),
         secret: Some(SECRET.into()),
@@ -305,11 +305,11 @@ async fn replies_stay_pending_until_an_enabled_endpoint_is_configured() {
         max_attempts: None,
         enabled: false,
     };
-    set_endpoint(&conn, input.clone()).unwrap();
+    cases.set_endpoint(input.clone()).unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!((delivery(&path, &sent.id).attempts, endpoint.received().len()), (0, 0));
     input.enabled = true;
-    set_endpoint(&conn, input).unwrap();
+    cases.set_endpoint(input).unwrap();
     worker.wake();
     delivered(&path, &sent.id).await;
 }
@@ -399,7 +399,7 @@ async fn each_settled_attempt_announces_that_its_case_changed() {
     let events = EventBus::new();
     let mut heard = events.subscribe();
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = DeliveryWorker::spawn(path.to_path_buf(), fast(), events.clone(), async {
+    let worker = DeliveryWorker::spawn(outbox_at(&path), fast(), events.clone(), async {
         let _ = stopped.await;
     })
     .unwrap();

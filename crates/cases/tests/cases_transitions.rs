@@ -9,7 +9,9 @@ use skillcase_cases::store::{find_case, get_case, open_case_for_conversation};
 use skillcase_cases::transition::{
     cancel, open_case, provide_update, record_lead_asked, record_lead_unresponsive, reply,
 };
+use skillcase_cases::{CasesRepository, SqliteCases};
 use skillcase_common::error::Coded;
+use skillcase_store::Database;
 use support::{new_db, refund_case};
 
 /// Everything a refused transition must leave untouched: the case row, the timeline and the
@@ -341,16 +343,16 @@ fn an_unknown_case_is_not_found_for_every_transition() {
 }
 
 #[test]
-fn eight_threads_opening_the_same_conversation_make_exactly_one_case() {
+fn eight_databases_opening_the_same_conversation_make_exactly_one_case() {
     let (dir, path, _conn) = new_db();
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
     let handles: Vec<_> = (0..8)
         .map(|_| {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let conn = skillcase_store::db::open(&path).unwrap();
+                let cases = SqliteCases::new(Database::open(&path).unwrap());
                 barrier.wait();
-                open_case(&conn, refund_case("same-conversation")).unwrap()
+                cases.open_case(refund_case("same-conversation")).unwrap()
             })
         })
         .collect();
@@ -365,17 +367,17 @@ fn eight_threads_opening_the_same_conversation_make_exactly_one_case() {
 }
 
 #[test]
-fn eight_threads_opening_different_conversations_get_numbers_without_gaps_or_duplicates() {
+fn eight_databases_opening_different_conversations_get_numbers_without_gaps_or_duplicates() {
     let (_dir, path, _conn) = new_db();
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
     let handles: Vec<_> = (0..8)
         .map(|n| {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let conn = skillcase_store::db::open(&path).unwrap();
+                let cases = SqliteCases::new(Database::open(&path).unwrap());
                 barrier.wait();
                 (0..5)
-                    .map(|k| open_case(&conn, refund_case(&format!("conv-{n}-{k}"))).unwrap().case.number)
+                    .map(|k| cases.open_case(refund_case(&format!("conv-{n}-{k}"))).unwrap().case.number)
                     .collect::<Vec<_>>()
             })
         })

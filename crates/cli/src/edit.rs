@@ -7,8 +7,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use skillcase_common::error::ErrorBody;
-use skillcase_library::{Library, LibraryOptions};
+use skillcase_application::App;
 
 /// Arguments of `skillcase edit`.
 #[derive(Debug, clap::Args)]
@@ -29,18 +28,19 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text)?;
-    let library = Library::open(LibraryOptions::in_data_dir(&args.data_dir, args.skills_dir, None))
-        .map_err(ErrorBody::from)?;
-    library.scan().map_err(ErrorBody::from)?;
+    let edited = App::block_on(async {
+        let app = crate::workspace::open_scanned(Some(args.data_dir), Some(args.skills_dir)).await?;
+        anyhow::Ok(app.edit_skill_file(args.name, args.path, text).await)
+    })?;
     let mut stdout = std::io::stdout().lock();
-    match library.edit(&args.name, &args.path, &text) {
+    match edited {
         Ok(version) => {
             serde_json::to_writer_pretty(&mut stdout, &version)?;
             writeln!(stdout)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(err) => {
-            serde_json::to_writer_pretty(&mut stdout, &ErrorBody::from(err))?;
+            serde_json::to_writer_pretty(&mut stdout, &err)?;
             writeln!(stdout)?;
             Ok(ExitCode::from(1))
         }

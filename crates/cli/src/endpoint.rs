@@ -3,10 +3,8 @@
 
 use std::process::ExitCode;
 
-use skillcase_application::paths;
-use skillcase_cases::endpoint::{endpoint_view, set_endpoint, EndpointInput, EndpointView};
-use skillcase_common::error::ErrorBody;
-use skillcase_store::db;
+use skillcase_application::App;
+use skillcase_cases::endpoint::{EndpointInput, EndpointView};
 
 use crate::format::Format;
 
@@ -47,21 +45,22 @@ enum Action {
 /// Prints or saves the endpoint of the data directory's database. A refused setting exits 1
 /// with its code.
 pub fn run(args: EndpointArgs) -> anyhow::Result<ExitCode> {
-    let conn = db::open(&paths::data_dir()?.join(db::DATABASE_FILE))?;
-    let result = match args.action.unwrap_or(Action::Show) {
-        Action::Show => endpoint_view(&conn),
-        Action::Set { url, secret, timeout_secs, max_attempts, disabled } => {
-            let input = EndpointInput { url, secret, timeout_secs, max_attempts, enabled: !disabled };
-            set_endpoint(&conn, input).map(Some)
-        }
-    };
+    let result = App::block_on(async {
+        let app = crate::workspace::open(None, None).await?;
+        anyhow::Ok(match args.action.unwrap_or(Action::Show) {
+            Action::Show => app.endpoint().await,
+            Action::Set { url, secret, timeout_secs, max_attempts, disabled } => {
+                let input = EndpointInput { url, secret, timeout_secs, max_attempts, enabled: !disabled };
+                app.set_endpoint(input).await.map(Some)
+            }
+        })
+    })?;
     match result {
         Ok(view) => {
             print_view(view.as_ref(), args.format)?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => {
-            let body = ErrorBody::from(err);
+        Err(body) => {
             match args.format {
                 Format::Json => println!("{}", serde_json::to_string(&serde_json::json!({ "error": body }))?),
                 Format::Text => eprintln!("refused ({}): {}", body.code, body.message),

@@ -6,10 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use skillcase_application::{paths, settings};
-use skillcase_common::error::ErrorBody;
-use skillcase_library::{Library, LibraryOptions};
-use skillcase_store::db;
+use skillcase_application::App;
 
 use crate::format::Format;
 
@@ -27,15 +24,10 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let data_dir = match args.data_dir {
-        Some(dir) => dir,
-        None => paths::data_dir()?,
-    };
-    let skills_dir =
-        settings::effective_skills_dir(&db::open(&data_dir.join(db::DATABASE_FILE))?, &data_dir)?;
-    let library =
-        Library::open(LibraryOptions::in_data_dir(&data_dir, skills_dir, None)).map_err(ErrorBody::from)?;
-    let report = library.gc_blobs().map_err(ErrorBody::from)?;
+    let report = App::block_on(async {
+        let app = crate::workspace::open(args.data_dir, None).await?;
+        anyhow::Ok(app.collect_blobs().await?)
+    })?;
     let mut stdout = std::io::stdout().lock();
     match args.format {
         Format::Json => {

@@ -21,6 +21,7 @@ mod serve;
 mod skills;
 mod token;
 mod validate;
+mod workspace;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
 #[derive(Debug, Parser)]
@@ -75,11 +76,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Info => {
-            let data_dir = skillcase_application::paths::data_dir()?;
-            let db = data_dir.join(skillcase_store::db::DATABASE_FILE);
-            let conn = skillcase_store::db::open(&db)?;
-            let skills_dir = skillcase_application::settings::effective_skills_dir(&conn, &data_dir)?;
-            let info = skillcase_application::info::AppInfo::new(&skills_dir, &data_dir, &db);
+            let info = skillcase_application::App::block_on(async {
+                anyhow::Ok(workspace::open(None, None).await?.info(None))
+            })?;
             println!("{}", serde_json::to_string_pretty(&info)?);
             Ok(ExitCode::SUCCESS)
         }

@@ -4,11 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use skillcase_application::{paths, settings};
-use skillcase_cases::endpoint::{set_endpoint, EndpointInput};
-use skillcase_host::{Service, ServiceOptions};
-use skillcase_store::db;
+use skillcase_application::info::ApiStatus;
+use skillcase_application::{paths, App, AppOptions};
+use skillcase_cases::endpoint::EndpointInput;
+use skillcase_host::Host;
 
 /// Serve the local agent API on 127.0.0.1 until interrupted (SIGINT or SIGTERM).
 #[derive(Debug, clap::Args)]
@@ -31,10 +30,10 @@ pub struct ServeArgs {
 /// and the server, prints where it listens and runs until a signal asks it to stop; requests in
 /// flight are finished and a delivery being sent gives back its claim first.
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let data_dir = paths::data_dir()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(async {
-        let conn = db::open(&data_dir.join(db::DATABASE_FILE))?;
+    let options = AppOptions { skills_dir: args.skills_dir, ..AppOptions::new(paths::data_dir()?) };
+    App::block_on(async {
+        let stopped = stop_signal()?;
+        let host = Host::start(options, args.port).await?;
         if let (Some(url), Some(secret)) = (args.agent_endpoint, args.agent_secret) {
             let input = EndpointInput {
                 url,
@@ -43,39 +42,24 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 max_attempts: None,
                 enabled: true,
             };
-            set_endpoint(&conn, input)?;
+            host.app().set_endpoint(input).await?;
         }
-        let skills_dir = match args.skills_dir {
-            Some(dir) => dir,
-            None => settings::effective_skills_dir(&conn, &data_dir)?,
+        let url = match host.api_status().await {
+            ApiStatus::Listening { url } => url,
+            ApiStatus::Failed { error } => {
+                host.stop().await;
+                return Err(error.into());
+            }
         };
-        let port = match args.port {
-            Some(port) => port,
-            None => settings::api_port(&conn)?,
-        };
-        let policy = settings::policy(&conn)?;
-        drop(conn);
-        let options = ServiceOptions {
-            data_dir,
-            skills_dir,
-            catalog_dir: paths::catalog_dir(),
-            policy,
-            port,
-            events: Default::default(),
-        };
-        let stopped = stop_signal()?;
-        let service = Service::start(options).await?;
-        service.scanned().await;
-        println!("listening on http://127.0.0.1:{}", service.port());
+        host.app().scanned().await?;
+        println!("listening on {url}");
         std::io::stdout().flush()?;
         stopped.await;
-        service.stop().await.context("the service stopped with an error")?;
+        host.stop().await;
         Ok(ExitCode::SUCCESS)
     })
 }
 
-/// Registers SIGINT (Ctrl-C) and, on Unix, SIGTERM before the server announces itself, so a
-/// signal sent right after the `listening on` line is never missed; the future resolves at the first.
 #[cfg(unix)]
 fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};

@@ -8,31 +8,19 @@ use std::process::ExitCode;
 
 use skillcase_common::parallel;
 use skillcase_common::ErrorBody;
-use skillcase_skill::files;
+use skillcase_skill::discover;
 use skillcase_skill::load;
 use skillcase_skill::model::Skill;
 use skillcase_skill::policy::Policy;
 use skillcase_skill::validate::{Profile, Validated};
 
-/// The skill folders of `dir`: `dir` itself when it holds a SKILL.md, else each subfolder that
-/// holds one (junk folders skipped), sorted.
+/// The skill folders of `dir`: `dir` itself when it holds a SKILL.md, else its skill folders by
+/// the one discovery rule set (`skillcase_skill::discover`: no symlinked folder is followed).
 pub fn skill_dirs(dir: &Path) -> Vec<PathBuf> {
-    if holds_skill_md(dir) {
+    if discover::has_skill_md(dir) {
         return vec![dir.to_path_buf()];
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut found: Vec<PathBuf> = entries
-        .flatten()
-        .filter(|e| !files::is_junk(&e.file_name().to_string_lossy()))
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && holds_skill_md(p))
-        .collect();
-    found.sort();
-    found
-}
-
-fn holds_skill_md(dir: &Path) -> bool {
-    dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()
+    discover::skill_folders(dir).unwrap_or_default().into_iter().map(|f| f.dir).collect()
 }
 
 /// `dir` with symlinks, `.` and `..` resolved, so `<location>` is the same absolute path

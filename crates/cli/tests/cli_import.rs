@@ -1,4 +1,5 @@
-//! `skillcase import ZIP --into DIR`: the real binary on real zips in temp folders.
+//! `skillcase import PATH --into DIR`: the real binary on real zips and folders in temp folders,
+//! recording versions in a data directory of its own.
 
 use std::fs;
 use std::path::Path;
@@ -6,8 +7,11 @@ use std::path::Path;
 use assert_cmd::Command;
 use skillcase_testkit::zips::*;
 
-fn skillcase() -> Command {
-    Command::cargo_bin("skillcase").unwrap()
+/// The binary with its data directory in `data` (kept alive by the test).
+fn skillcase(data: &tempfile::TempDir) -> Command {
+    let mut command = Command::cargo_bin("skillcase").unwrap();
+    command.env("SKILLCASE_DATA_DIR", data.path());
+    command
 }
 
 fn write_zip(dir: &Path, entries: &[(&str, &[u8])]) -> std::path::PathBuf {
@@ -23,10 +27,11 @@ fn stdout_of(output: &std::process::Output) -> String {
 #[test]
 fn import_installs_the_skill_under_its_name_and_exits_0() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let zip =
         write_zip(work.path(), &[("frete/SKILL.md", SKILL_MD), ("frete/references/tabela.md", b"# Tabela")]);
     let skills = work.path().join("skills");
-    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    let out = skillcase(&data).arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
     assert!(stdout_of(&out).starts_with("imported frete at "), "{}", stdout_of(&out));
     assert_eq!(fs::read(skills.join("frete/references/tabela.md")).unwrap(), b"# Tabela");
@@ -38,9 +43,10 @@ fn import_installs_the_skill_under_its_name_and_exits_0() {
 #[test]
 fn a_refused_zip_prints_each_finding_and_exits_1_writing_nothing() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD), ("scripts/run.sh", b"echo frete\n")]);
     let skills = work.path().join("skills");
-    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    let out = skillcase(&data).arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let expected = format!(
         "{zip}:scripts/run.sh error executable_content_refused: the file is executable content (a script, an executable extension, a shebang or an exec bit) and the setting `allow_executable` is off\n  hint: remove the file, or turn on `allow_executable` in Settings to accept skills with scripts\nrefused: {zip} was not imported (1 errors); nothing was written\n",
@@ -53,10 +59,17 @@ fn a_refused_zip_prints_each_finding_and_exits_1_writing_nothing() {
 #[test]
 fn dry_run_reports_and_writes_nothing() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
     let skills = work.path().join("skills");
-    let out =
-        skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).arg("--dry-run").output().unwrap();
+    let out = skillcase(&data)
+        .arg("import")
+        .arg(&zip)
+        .arg("--into")
+        .arg(&skills)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout_of(&out).starts_with("dry run: would import frete at "), "{}", stdout_of(&out));
     assert!(!skills.exists());
@@ -65,8 +78,9 @@ fn dry_run_reports_and_writes_nothing() {
 #[test]
 fn json_output_carries_the_refusal_codes() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let zip = write_zip(work.path(), &[("README.md", b"# not a skill")]);
-    let out = skillcase()
+    let out = skillcase(&data)
         .arg("import")
         .arg(&zip)
         .arg("--into")
@@ -76,8 +90,8 @@ fn json_output_carries_the_refusal_codes() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["ok"], false);
-    assert_eq!(json["imported"], serde_json::Value::Null);
+    assert_eq!(json["refused"], "import_refused");
+    assert_eq!(json["installed"], false);
     assert_eq!(json["findings"][0]["code"], "zip_no_skill_md");
     assert_eq!(json["findings"][0]["severity"], "error");
 }
@@ -85,9 +99,10 @@ fn json_output_carries_the_refusal_codes() {
 #[test]
 fn json_output_describes_the_import() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
     let skills = work.path().join("skills");
-    let out = skillcase()
+    let out = skillcase(&data)
         .arg("import")
         .arg(&zip)
         .arg("--into")
@@ -97,20 +112,23 @@ fn json_output_describes_the_import() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["ok"], true);
-    assert_eq!(json["imported"]["name"], "frete");
-    assert_eq!(json["imported"]["installed"], true);
-    assert_eq!(json["imported"]["files"], 1);
+    assert_eq!(json["refused"], serde_json::Value::Null);
+    assert_eq!(json["name"], "frete");
+    assert_eq!(json["installed"], true);
+    assert_eq!(json["files"].as_array().unwrap().len(), 1);
+    assert_eq!(json["version"]["source"], "import");
 }
 
 #[test]
 fn importing_again_replaces_the_installed_skill() {
     let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let skills = work.path().join("skills");
     fs::create_dir_all(skills.join("frete/references")).unwrap();
+    fs::write(skills.join("frete/SKILL.md"), SKILL_MD).unwrap();
     fs::write(skills.join("frete/references/old.md"), "old").unwrap();
     let zip = write_zip(work.path(), &[("SKILL.md", SKILL_MD)]);
-    let out = skillcase().arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
+    let out = skillcase(&data).arg("import").arg(&zip).arg("--into").arg(&skills).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout_of(&out).starts_with("replaced frete at "), "{}", stdout_of(&out));
     assert!(!skills.join("frete/references").exists());
@@ -119,7 +137,8 @@ fn importing_again_replaces_the_installed_skill() {
 #[test]
 fn a_missing_zip_is_an_error_with_a_code() {
     let work = tempfile::tempdir().unwrap();
-    let out = skillcase()
+    let data = tempfile::tempdir().unwrap();
+    let out = skillcase(&data)
         .arg("import")
         .arg(work.path().join("nope.zip"))
         .arg("--into")
@@ -132,6 +151,47 @@ fn a_missing_zip_is_an_error_with_a_code() {
 
 #[test]
 fn a_missing_into_is_a_usage_error() {
-    let out = skillcase().args(["import", "frete.zip"]).output().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let out = skillcase(&data).args(["import", "frete.zip"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_skill_folder_is_imported_through_the_same_pipeline() {
+    let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let source = work.path().join("frete");
+    fs::create_dir_all(source.join("references")).unwrap();
+    fs::write(source.join("SKILL.md"), SKILL_MD).unwrap();
+    fs::write(source.join("references/tabela.md"), "# Tabela").unwrap();
+    let skills = work.path().join("skills");
+    let out = skillcase(&data).arg("import").arg(&source).arg("--into").arg(&skills).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    assert!(stdout_of(&out).starts_with("imported frete at "), "{}", stdout_of(&out));
+    assert_eq!(fs::read(skills.join("frete/references/tabela.md")).unwrap(), b"# Tabela");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_holding_a_symlink_is_refused_like_a_zip_holding_one() {
+    let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let source = work.path().join("frete");
+    fs::create_dir_all(&source).unwrap();
+    fs::write(source.join("SKILL.md"), SKILL_MD).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", source.join("passwd.md")).unwrap();
+    let skills = work.path().join("skills");
+    let out = skillcase(&data)
+        .arg("import")
+        .arg(&source)
+        .arg("--into")
+        .arg(&skills)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["refused"], "import_refused");
+    assert_eq!(json["findings"][0]["code"], "zip_symlink");
+    assert!(!skills.join("frete").exists());
 }

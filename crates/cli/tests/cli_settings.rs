@@ -6,7 +6,13 @@ use std::net::{Ipv4Addr, TcpListener};
 use std::process::{Command, Stdio};
 
 use skillcase_application::settings;
-use skillcase_store::db;
+use skillcase_store::settings::SqliteSettings;
+use skillcase_store::{db, Database};
+
+/// The settings of the data directory `data_dir`, as the app saves them.
+fn saved_settings(data_dir: &std::path::Path) -> SqliteSettings {
+    SqliteSettings::new(Database::open(&data_dir.join(db::DATABASE_FILE)).unwrap())
+}
 
 fn skillcase() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_skillcase"));
@@ -18,7 +24,7 @@ fn skillcase() -> Command {
 fn serve_without_a_port_listens_on_the_port_saved_in_settings() {
     let data_dir = tempfile::tempdir().unwrap();
     let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap().local_addr().unwrap().port();
-    let conn = db::open(&data_dir.path().join(db::DATABASE_FILE)).unwrap();
+    let conn = saved_settings(data_dir.path());
     settings::set_api_port(&conn, port.into(), None).unwrap();
     drop(conn);
     let mut child = skillcase()
@@ -39,7 +45,7 @@ fn serve_without_a_port_listens_on_the_port_saved_in_settings() {
 fn info_reports_the_skills_directory_saved_in_settings() {
     let data_dir = tempfile::tempdir().unwrap();
     let skills = tempfile::tempdir().unwrap();
-    let conn = db::open(&data_dir.path().join(db::DATABASE_FILE)).unwrap();
+    let conn = saved_settings(data_dir.path());
     let saved = settings::set_skills_dir(&conn, Some(skills.path().to_str().unwrap())).unwrap().unwrap();
     drop(conn);
     let out = skillcase().arg("info").env("SKILLCASE_DATA_DIR", data_dir.path()).output().unwrap();

@@ -1,120 +1,114 @@
-//! The agent-facing service: the local API and the delivery worker, started and stopped as one
-//! unit. The desktop app and `skillcase serve` both run exactly this, so the two can never drift.
+//! A running Skillcase with the servers that face the agent: the application ([`App`]) and the
+//! local HTTP API that serves it. The desktop app and `skillcase serve` both run exactly this, so
+//! the two can never drift: options are assembled in one place ([`AppOptions`]), the API starts
+//! on the saved port (or its override), and moving it to another port starts the new listener
+//! before the old one stops.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use skillcase_api::connections::Connections;
-use skillcase_api::server::RunningServer;
-use skillcase_api::{serve, ApiConfig, ApiState};
-use skillcase_application::token::TokenStore;
-use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
-use skillcase_common::events::EventBus;
+use skillcase_api::{serve, ApiConfig, ApiState, RunningServer};
+use skillcase_application::info::{ApiStatus, AppInfo};
+use skillcase_application::settings::SettingsView;
+use skillcase_application::{App, AppOptions};
 use skillcase_common::ErrorBody;
-use skillcase_library::watch::{SkillsWatcher, WatchOptions};
-use skillcase_library::{Library, LibraryOptions};
-use skillcase_skill::policy::Policy;
-use skillcase_store::db;
+use tokio::sync::Mutex;
 
-/// Where the service finds its state and which port it listens on (0 picks a free one).
-#[derive(Debug, Clone)]
-pub struct ServiceOptions {
-    pub data_dir: PathBuf,
-    pub skills_dir: PathBuf,
-    /// The shipped catalog (`skills-examples/`), when there is one.
-    pub catalog_dir: Option<PathBuf>,
-    /// The workspace policy the library validates under.
-    pub policy: Policy,
-    pub port: u16,
-    /// Where the API and the worker announce changes (the app forwards them to the window).
-    pub events: EventBus,
+/// The application and its local API. Share it by reference (the desktop keeps one in its state).
+pub struct Host {
+    app: App,
+    api: Mutex<Api>,
 }
 
-/// A running service. Dropping it without [`Service::stop`] ends it abruptly, like a crash: the
-/// outbox is durable, so pending deliveries resume on the next start.
-pub struct Service {
-    library: Arc<Library>,
-    /// The watch of the skills directory (stops when dropped); absent when it could not start.
-    _watcher: Option<SkillsWatcher>,
-    /// Turns true when the start-up scan has finished.
-    scanned: tokio::sync::watch::Receiver<bool>,
-    server: RunningServer,
-    worker: DeliveryWorker,
-    stop_worker: tokio::sync::oneshot::Sender<()>,
+/// The listener and what it says about itself.
+struct Api {
+    status: ApiStatus,
+    server: Option<RunningServer>,
 }
 
-impl Service {
-    /// Opens the database, the API token (creating it on first run) and the skill library,
-    /// starts watching the skills directory (each change re-scans one skill) and the library's
-    /// scan in the background (the listing fills in as it runs, with
-    /// `scan-progress` events), the delivery worker, then the loopback server. Must run inside a
-    /// tokio runtime.
-    pub async fn start(options: ServiceOptions) -> Result<Service, ErrorBody> {
-        let db_path = options.data_dir.join(db::DATABASE_FILE);
-        let db = Connections::open(&db_path)?;
-        let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
-        let mut library_options =
-            LibraryOptions::in_data_dir(&options.data_dir, options.skills_dir, options.catalog_dir);
-        library_options.policy = options.policy;
-        library_options.events = options.events.clone();
-        let library = Arc::new(Library::open(library_options)?);
-        let scanning = Arc::clone(&library);
-        let (scan_done, scanned) = tokio::sync::watch::channel(false);
-        tokio::task::spawn_blocking(move || {
-            if let Err(err) = scanning.scan() {
-                eprintln!("skillcase: the skills scan failed: {err}");
-            }
-            let _ = scan_done.send(true);
-        });
-        let watcher = match skillcase_library::watching::watch(&library, WatchOptions::default()) {
-            Ok(watcher) => Some(watcher),
-            Err(err) => {
-                eprintln!("skillcase: the skills directory is not watched: {err}");
-                None
-            }
+impl Host {
+    /// Starts the application, then the local API on `port` (0 picks a free one), or on the
+    /// saved port when `port` is `None`. An API that cannot listen does not stop the application:
+    /// [`Host::api_status`] says why (the window shows it; `skillcase serve` exits with it).
+    pub async fn start(options: AppOptions, port: Option<u16>) -> Result<Host, ErrorBody> {
+        let app = App::start(options).await?;
+        let port = match port {
+            Some(port) => Ok(port),
+            None => app.startup_api_port().await,
         };
-        let skills = Arc::clone(&library);
-        let (stop_worker, stopped) = tokio::sync::oneshot::channel::<()>();
-        let worker =
-            DeliveryWorker::spawn(db_path, WorkerOptions::default(), options.events.clone(), async {
-                let _ = stopped.await;
-            })?;
-        let config = ApiConfig { port: options.port, ..ApiConfig::default() };
-        let state = ApiState { db, tokens, skills, events: options.events };
-        let server = serve(config, state).await?;
-        Ok(Service { library, _watcher: watcher, scanned, server, worker, stop_worker })
+        let api = match port {
+            Ok(port) => listen(&app, port).await,
+            Err(error) => Api { status: ApiStatus::Failed { error }, server: None },
+        };
+        Ok(Host { app, api: Mutex::new(api) })
     }
 
-    /// Resolves once the start-up scan has finished (`skillcase serve` waits for it before it
-    /// announces itself, so the first request sees every skill; the window does not wait).
-    pub async fn scanned(&self) {
-        let mut scanned = self.scanned.clone();
-        let _ = scanned.wait_for(|done| *done).await;
+    /// The application every front end calls.
+    pub fn app(&self) -> &App {
+        &self.app
     }
 
-    /// The skill library this service serves; the desktop app's commands use the same one.
-    pub fn library(&self) -> Arc<Library> {
-        Arc::clone(&self.library)
+    /// Whether the local API is up, and where.
+    pub async fn api_status(&self) -> ApiStatus {
+        self.api.lock().await.status.clone()
     }
 
-    /// Wakes the delivery worker; the app hands one to its reply and Retry commands so an answer
-    /// goes out at once instead of at the next poll.
-    pub fn waker(&self) -> DeliveryWaker {
-        self.worker.waker()
+    /// The port the API listens on, if it listens.
+    pub async fn api_port(&self) -> Option<u16> {
+        self.api.lock().await.server.as_ref().map(RunningServer::port)
     }
 
-    /// The port the API listens on, on 127.0.0.1.
-    pub fn port(&self) -> u16 {
-        self.server.port()
+    /// The status-line facts.
+    pub async fn info(&self) -> AppInfo {
+        self.app.info(Some(self.api_status().await))
     }
 
-    /// Finishes requests in flight, then lets the worker give back a delivery it is sending.
-    pub async fn stop(self) -> Result<(), ErrorBody> {
-        let shutdown = self.server.shutdown().await;
-        let _ = self.stop_worker.send(());
-        self.worker.join().await;
-        shutdown.map_err(|e| {
-            ErrorBody::new("api_shutdown_failed", format!("the local API stopped with an error: {e}"))
-        })
+    /// Everything the Settings screen shows.
+    pub async fn settings_view(&self) -> Result<SettingsView, ErrorBody> {
+        self.app.settings_view(self.api_status().await).await
+    }
+
+    /// Moves the API to `port`: the port is checked, the new listener starts first (so when it
+    /// cannot bind, the error is returned and the old one keeps serving untouched), then the old
+    /// one stops and the port is saved.
+    pub async fn set_api_port(&self, port: u32) -> Result<(), ErrorBody> {
+        let mut api = self.api.lock().await;
+        let current = api.server.as_ref().map(RunningServer::port);
+        let port = self.app.check_api_port(port, current).await?;
+        if current != Some(port) {
+            let server = serve(config(port), ApiState { app: self.app.clone() }).await?;
+            api.status = listening(&server);
+            if let Some(old) = api.server.replace(server) {
+                shut(old).await;
+            }
+        }
+        drop(api);
+        self.app.save_api_port(port).await
+    }
+
+    /// Stops the API (requests in flight finish), then the application's workers.
+    pub async fn stop(&self) {
+        if let Some(server) = self.api.lock().await.server.take() {
+            shut(server).await;
+        }
+        self.app.stop().await;
+    }
+}
+
+async fn listen(app: &App, port: u16) -> Api {
+    match serve(config(port), ApiState { app: app.clone() }).await {
+        Ok(server) => Api { status: listening(&server), server: Some(server) },
+        Err(error) => Api { status: ApiStatus::Failed { error: error.into() }, server: None },
+    }
+}
+
+fn config(port: u16) -> ApiConfig {
+    ApiConfig { port, ..ApiConfig::default() }
+}
+
+fn listening(server: &RunningServer) -> ApiStatus {
+    ApiStatus::Listening { url: format!("http://127.0.0.1:{}", server.port()) }
+}
+
+async fn shut(server: RunningServer) {
+    if let Err(err) = server.shutdown().await {
+        eprintln!("skillcase: the local API stopped with an error: {err}");
     }
 }

@@ -2,12 +2,12 @@
 //! one `activations` row per hard match and per probe (with the live version), and the set of
 //! skills active in each conversation, which level-3 reads are limited to (SPEC A6).
 
-use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::repository::Activation;
 use super::types::DayCount;
-use super::{now, Library, LibraryError};
+use super::{Library, LibraryError};
 use skillcase_skill::matcher::{SkillMatch, Trigger};
 
 /// What a message fires: skills it activates (`hard`) and near misses (`probe`), in name order.
@@ -30,46 +30,33 @@ impl Library {
 
     /// Matches `message` for `conversation_id` and records it: one activation row per hard
     /// match and per probe, with the live version; hard matches become active in the
-    /// conversation. All in one transaction.
+    /// conversation. All in one step.
     pub fn match_message(&self, conversation_id: &str, message: &str) -> Result<MatchOutcome, LibraryError> {
         let served = self.write_state().served();
         let (hard, probe): (Vec<_>, Vec<_>) =
             served.keywords.match_message(message).into_iter().partition(|m| m.trigger == Trigger::Hard);
-        let stamp = now();
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        for m in hard.iter().chain(&probe) {
-            let version = served.versions.get(&m.name).copied().flatten();
-            tx.execute(
-                "INSERT INTO activations (skill, version_id, trigger, conversation_id, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![m.name, version, m.trigger.as_str(), conversation_id, stamp],
-            )?;
-        }
-        for m in &hard {
-            activate(&tx, conversation_id, &m.name, &stamp)?;
-        }
-        tx.commit()?;
+        let activations = hard
+            .iter()
+            .chain(&probe)
+            .map(|m| Activation {
+                skill: m.name.clone(),
+                version: served.versions.get(&m.name).copied().flatten(),
+                trigger: m.trigger.as_str(),
+            })
+            .collect();
+        let active = hard.iter().map(|m| m.name.clone()).collect();
+        self.repo.record_match(conversation_id, activations, active)?;
         Ok(MatchOutcome { hard, probe })
     }
 
     /// Marks `name` active in `conversation_id` (a level-2 read by the agent does this).
     pub fn activate(&self, conversation_id: &str, name: &str) -> Result<(), LibraryError> {
-        activate(&self.conn(), conversation_id, name, &now())?;
-        Ok(())
+        self.repo.activate(conversation_id, name)
     }
 
     /// True when `name` is active in `conversation_id`.
     pub fn is_active(&self, conversation_id: &str, name: &str) -> Result<bool, LibraryError> {
-        let found: Option<i64> = self
-            .conn()
-            .query_row(
-                "SELECT 1 FROM active_skills WHERE conversation_id = ?1 AND skill = ?2",
-                params![conversation_id, name],
-                |r| r.get(0),
-            )
-            .optional()?;
-        Ok(found.is_some())
+        self.repo.is_active(conversation_id, name)
     }
 
     /// Refuses with `skill_not_active` unless `name` is active in `conversation_id`.
@@ -87,16 +74,7 @@ impl Library {
         let today = time::OffsetDateTime::now_utc().date();
         let first = today - time::Duration::days(i64::from(days) - 1);
         let first_day = day_text(first);
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT substr(at, 1, 10) AS day,
-                    sum(trigger = 'hard'), sum(trigger = 'probe')
-             FROM activations WHERE skill = ?1 AND at >= ?2
-             GROUP BY day",
-        )?;
-        let counted: std::collections::HashMap<String, (u32, u32)> = stmt
-            .query_map(params![name, first_day], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
-            .collect::<Result<_, _>>()?;
+        let counted = self.repo.activity(name, &first_day)?;
         Ok((0..days)
             .map(|i| {
                 let day = day_text(first + time::Duration::days(i64::from(i)));
@@ -105,19 +83,6 @@ impl Library {
             })
             .collect())
     }
-}
-
-fn activate(
-    conn: &rusqlite::Connection,
-    conversation_id: &str,
-    name: &str,
-    stamp: &str,
-) -> rusqlite::Result<()> {
-    conn.execute(
-        "INSERT OR IGNORE INTO active_skills (conversation_id, skill, since) VALUES (?1, ?2, ?3)",
-        params![conversation_id, name, stamp],
-    )?;
-    Ok(())
 }
 
 fn day_text(date: time::Date) -> String {

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use similar::TextDiff;
 
-use super::store;
 use super::types::{FileChange, FileDiff, ManifestEntry};
 use super::{Library, LibraryError};
 
@@ -29,7 +28,8 @@ impl Library {
     }
 
     fn manifest_of_version(&self, name: &str, version: i64) -> Result<Vec<ManifestEntry>, LibraryError> {
-        store::version(&self.conn(), version)?
+        self.repo
+            .version(version)?
             .filter(|v| v.name == name)
             .map(|v| v.manifest)
             .ok_or(LibraryError::VersionNotFound { name: name.to_string(), version })

@@ -8,12 +8,12 @@ use std::fs;
 
 use super::scan::fingerprint;
 use super::state::Entry;
-use super::store;
+
 use super::sync::FullRead;
 use super::types::VersionInfo;
 use super::versions::content_of;
 use super::{Library, LibraryError, Source};
-use crate::archive::{self, import::staging_parent};
+use crate::archive::{self, staging_parent};
 use skillcase_common::durable::sync_dir;
 use skillcase_common::events::DomainEvent;
 use skillcase_skill::package::Package;
@@ -50,7 +50,9 @@ impl Library {
         self.install_entry(Entry::new(name, &target, read.validated, version, super::now()));
         self.publish(DomainEvent::SkillChanged { name: name.to_string() });
         let id = version.expect("a written folder has content");
-        let row = store::version(&self.conn(), id)?
+        let row = self
+            .repo
+            .version(id)?
             .ok_or(LibraryError::VersionNotFound { name: name.to_string(), version: id })?;
         Ok(row.info(true))
     }

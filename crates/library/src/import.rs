@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::types::{ImportReport, ImportedFile};
 use super::versions::content_hash;
-use super::{is_plain_name, store, Library, LibraryError, Source, PROFILE};
+use super::{is_plain_name, Library, LibraryError, Source, PROFILE};
 use skillcase_skill::archive::{self, ArchiveError};
 use skillcase_skill::files::kind_of;
 use skillcase_skill::finding::Finding;
@@ -15,6 +15,23 @@ use skillcase_skill::package::Package;
 use skillcase_skill::validate::validate_package;
 
 impl Library {
+    /// Imports what `path` names: a skill folder (packed and checked exactly like a zip) or a
+    /// `.zip`/`.skill` package. The one import every front end runs.
+    pub fn import_path(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        if path.is_dir() {
+            return self.import_folder(path, dry_run);
+        }
+        self.import_zip_file(path, dry_run)
+    }
+
+    /// Imports the skill folder at `path` (see [`Library::import_zip`]): reading stops one file
+    /// and one byte past the limits, so a huge folder dropped by mistake costs little.
+    pub fn import_folder(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        let bytes = super::folder_zip::zip_folder(path, &self.policy.limits)
+            .map_err(|source| ArchiveError::Read { source })?;
+        self.import_zip(&bytes, dry_run)
+    }
+
     /// Imports the zip at `path` (see [`Library::import_zip`]).
     pub fn import_zip_file(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
         let file = std::fs::File::open(path).map_err(|source| ArchiveError::Read { source })?;
@@ -64,7 +81,7 @@ impl Library {
             refused: None,
         };
         let hash = content_hash(&super::versions::manifest_of(&pkg));
-        report.unchanged = store::find_version(&self.conn(), &name, &hash)?.is_some();
+        report.unchanged = self.repo.find_version(&name, &hash)?.is_some();
         if dry_run {
             return Ok(report);
         }

@@ -20,8 +20,10 @@ pub mod diff;
 pub mod edit;
 pub mod error;
 mod folder;
+mod folder_zip;
 pub mod import;
 pub mod listing;
+pub mod repository;
 pub mod rollback;
 pub mod scan;
 mod state;
@@ -33,17 +35,17 @@ pub mod watch;
 pub mod watching;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
-
-use rusqlite::Connection;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub use error::LibraryError;
 pub use types::*;
 
+use repository::{LibraryRepository, SqliteLibrary};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_skill::policy::Policy;
 use skillcase_skill::validate::Profile;
 use skillcase_store::blobs::BlobStore;
+use skillcase_store::Database;
 use state::State;
 
 /// What made a change: the same names as [`VersionSource`].
@@ -55,8 +57,10 @@ pub const PROFILE: Profile = Profile::Skillcase;
 /// Where the library keeps things and whom it tells about changes.
 #[derive(Debug, Clone)]
 pub struct LibraryOptions {
-    /// The SQLite database (created and migrated if needed).
+    /// The SQLite database (created and migrated if needed) when `database` is not given.
     pub db_path: PathBuf,
+    /// The process's open database, shared with the rest of the application.
+    pub database: Option<Arc<Database>>,
     /// The watched skills directory: one folder per skill.
     pub skills_dir: PathBuf,
     /// The read-only catalog (`skills-examples/`); ignored when it is the skills directory itself.
@@ -72,6 +76,7 @@ impl LibraryOptions {
     pub fn in_data_dir(data_dir: &Path, skills_dir: PathBuf, catalog_dir: Option<PathBuf>) -> Self {
         LibraryOptions {
             db_path: data_dir.join(skillcase_store::db::DATABASE_FILE),
+            database: None,
             skills_dir,
             catalog_dir,
             blobs_dir: data_dir.join("blobs"),
@@ -89,7 +94,7 @@ pub struct Library {
     policy: Policy,
     events: EventBus,
     blobs: BlobStore,
-    conn: Mutex<Connection>,
+    repo: Arc<dyn LibraryRepository>,
     /// Serialises writes (edits, imports, syncs, scans) so each sees the previous one's result.
     writer: Mutex<()>,
     state: RwLock<State>,
@@ -99,7 +104,10 @@ impl Library {
     /// Opens the database (applying migrations) and the blob store. Nothing is listed until
     /// [`Library::scan`] runs.
     pub fn open(options: LibraryOptions) -> Result<Library, LibraryError> {
-        let conn = skillcase_store::db::open(&options.db_path)?;
+        let database = match options.database {
+            Some(database) => database,
+            None => Database::open(&options.db_path)?,
+        };
         let skills_dir = std::path::absolute(&options.skills_dir).unwrap_or(options.skills_dir);
         let catalog_dir = options
             .catalog_dir
@@ -111,7 +119,7 @@ impl Library {
             policy: options.policy,
             events: options.events,
             blobs: BlobStore::new(options.blobs_dir),
-            conn: Mutex::new(conn),
+            repo: Arc::new(SqliteLibrary::new(database)),
             writer: Mutex::new(()),
             state: RwLock::new(State::default()),
         })
@@ -142,14 +150,10 @@ impl Library {
     pub fn gc_blobs(&self) -> Result<GcReport, LibraryError> {
         let _writing = self.write_lock();
         let referenced: std::collections::HashSet<String> =
-            store::all_manifests(&self.conn())?.into_iter().flatten().map(|m| m.sha256).collect();
+            self.repo.all_manifests()?.into_iter().flatten().map(|m| m.sha256).collect();
         let (kept, removed, freed_bytes) =
             self.blobs.collect(&referenced).map_err(LibraryError::io(self.blobs.root()))?;
         Ok(GcReport { kept, removed, freed_bytes })
-    }
-
-    fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn write_lock(&self) -> MutexGuard<'_, ()> {

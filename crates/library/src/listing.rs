@@ -2,7 +2,7 @@
 //! and the three disclosure levels (SPEC A6) over the live, valid skills.
 
 use super::state::{summary, Entry};
-use super::store;
+
 use super::sync::read_full;
 use super::types::{Origin, SkillDetail, SkillPage, SkillQuery, SkillSummary, ValidityFilter, VersionInfo};
 use super::versions::manifest_of;
@@ -50,7 +50,7 @@ impl Library {
         let read = read_full(&entry.dir, &self.policy);
         let manifest = read.content.as_ref().map(|(pkg, _)| manifest_of(pkg)).unwrap_or_default();
         let live_version = match entry.version {
-            Some(id) => store::version(&self.conn(), id)?.map(|v| v.info(true)),
+            Some(id) => self.repo.version(id)?.map(|v| v.info(true)),
             None => None,
         };
         Ok(SkillDetail {
@@ -72,7 +72,7 @@ impl Library {
     /// Every recorded version of `name`, newest first, the live one marked.
     pub fn versions(&self, name: &str) -> Result<Vec<VersionInfo>, LibraryError> {
         let live = self.read_state().live(name).and_then(|(e, _)| e.version);
-        let rows = store::versions(&self.conn(), name)?;
+        let rows = self.repo.versions(name)?;
         if rows.is_empty() && live.is_none() && self.read_state().live(name).is_none() {
             return Err(not_found(name));
         }

@@ -3,7 +3,7 @@
 //! the pointer moves to that version — no new version is made, since the content is known.
 
 use super::types::VersionInfo;
-use super::{check_name, store, Library, LibraryError, Source, PROFILE};
+use super::{check_name, Library, LibraryError, Source, PROFILE};
 use skillcase_skill::package::{Package, PackageFile};
 use skillcase_skill::validate::validate_package;
 
@@ -21,7 +21,7 @@ impl Library {
     /// The files of a recorded version, read back from the blob store.
     pub fn version_package(&self, name: &str, version: i64) -> Result<Package, LibraryError> {
         let missing = || LibraryError::VersionNotFound { name: name.to_string(), version };
-        let row = store::version(&self.conn(), version)?.filter(|v| v.name == name).ok_or_else(missing)?;
+        let row = self.repo.version(version)?.filter(|v| v.name == name).ok_or_else(missing)?;
         let mut files = Vec::with_capacity(row.manifest.len());
         for entry in &row.manifest {
             let bytes = self.blobs.get(&entry.sha256).map_err(|_| LibraryError::BlobMissing {

@@ -1,58 +1,19 @@
 //! Finding skill folders and telling whether they changed, without reading their contents.
 //!
-//! [`skill_folders`] lists the direct children of a skills directory that hold a `SKILL.md`
-//! (hidden folders, `.git/` and `node_modules/` skipped, the count bounded); [`fingerprint`]
+//! [`skill_folders`] lists the skill folders of a skills directory (the one rule set of
+//! `skillcase_skill::discover`); [`fingerprint`]
 //! hashes each file's path, size and modification time, so a start-up scan recognises an
 //! unchanged folder with a walk of `stat` calls.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
 use skillcase_skill::files::is_junk;
 use skillcase_skill::load::{MAX_DEPTH, MAX_FILES};
 
-/// Most skill folders one skills directory may hold; folders past it are not listed.
-pub const MAX_SKILLS: usize = 50_000;
-
-/// One skill folder: its name (the folder name, which is the skill's key) and path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillFolder {
-    pub name: String,
-    pub dir: PathBuf,
-}
-
-/// The skill folders directly under `root`, sorted by name. Folders without `SKILL.md`, hidden
-/// ones (staging folders included), `.git/`, `node_modules/` and symbolic links are skipped.
-pub fn skill_folders(root: &Path) -> std::io::Result<Vec<SkillFolder>> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir(root)? {
-        let entry = entry?;
-        let Ok(name) = entry.file_name().into_string() else { continue };
-        if name.starts_with('.') || name == "node_modules" {
-            continue;
-        }
-        let Ok(kind) = entry.file_type() else { continue };
-        if !kind.is_dir() {
-            continue;
-        }
-        let dir = entry.path();
-        if has_skill_md(&dir) {
-            found.push(SkillFolder { name, dir });
-            if found.len() >= MAX_SKILLS {
-                break;
-            }
-        }
-    }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
-}
-
-/// True when the folder holds `SKILL.md` (or the tolerated `skill.md`) as a file.
-pub fn has_skill_md(dir: &Path) -> bool {
-    dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()
-}
+pub use skillcase_skill::discover::{has_skill_md, skill_folders, SkillFolder, MAX_SKILLS};
 
 /// A hash of every non-junk file's relative path, size and modification time (nanoseconds), in
 /// path order; `None` when the folder cannot be walked. Equal fingerprints mean the scan can

@@ -5,13 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rusqlite::Connection;
 use serde::Serialize;
 use ts_rs::TS;
 
+use super::repository::{NewVersion, Pointer};
 use super::scan::{fingerprint, has_skill_md, skill_folders, SkillFolder};
 use super::state::Entry;
-use super::store;
 use super::versions::{content_of, Content};
 use super::{check_name, now, Library, LibraryError, Source, PROFILE};
 use skillcase_common::events::DomainEvent;
@@ -105,7 +104,7 @@ impl Library {
                 self.publish(DomainEvent::ScanProgress { done: done as u32, total: total as u32 });
             }
         };
-        let rows = store::skill_rows(&self.conn()).unwrap_or_default();
+        let rows = self.repo.skill_rows().unwrap_or_default();
         let entries = parallel::map(folders, |f| read_index_entry(&f.dir, PROFILE), progress);
         let mut state = self.write_state();
         state.local = folders
@@ -129,10 +128,7 @@ impl Library {
         catalog: &BTreeMap<String, Entry>,
         report: &mut ScanReport,
     ) -> Result<BTreeMap<String, Entry>, LibraryError> {
-        let (rows, validations) = {
-            let conn = self.conn();
-            (store::skill_rows(&conn)?, store::validations(&conn)?)
-        };
+        let (rows, validations) = (self.repo.skill_rows()?, self.repo.validations()?);
         let prints = parallel::map(folders, |f| fingerprint(&f.dir), |_| {});
         let state_now: BTreeMap<String, Entry> = self.read_state().local.clone();
         let mut local = BTreeMap::new();
@@ -157,35 +153,44 @@ impl Library {
         let stale_folders: Vec<SkillFolder> = stale.iter().map(|(f, _)| f.clone()).collect();
         let reads = self.read_all_durably(&stale_folders)?;
         report.read = reads.len() as u32;
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stamp = now();
+        let mut versions = Vec::new();
+        let mut pointers = Vec::new();
+        let mut fresh = Vec::new();
         for ((folder, print), read) in stale.into_iter().zip(reads) {
             let read = read?;
-            let version = match &read.content {
-                Some((_, content)) => {
-                    let (id, new) = record(&tx, &folder.name, content, Source::Watch, catalog)?;
-                    report.recorded += u32::from(new);
-                    Some(id)
-                }
-                None => None,
-            };
-            store::set_live(&tx, &folder.name, "local", version, print.as_deref(), &stamp)?;
-            let entry = Entry::new(&folder.name, &folder.dir, read.validated, version, stamp.clone());
-            local.insert(folder.name.clone(), entry);
+            let version = read.content.map(|(_, content)| {
+                versions.push(new_version(&folder.name, content, Source::Watch, catalog));
+                versions.len() - 1
+            });
+            pointers.push(Pointer::Local { name: folder.name.clone(), version, fingerprint: print });
+            fresh.push((folder, read.validated, version));
         }
+        let stale_names: std::collections::HashSet<&str> =
+            fresh.iter().map(|(f, _, _)| f.name.as_str()).collect();
         for (name, row) in &rows {
-            if row.origin == "local" && !local.contains_key(name) {
-                point_elsewhere(&tx, name, catalog, &stamp)?;
+            if row.origin == "local" && !local.contains_key(name) && !stale_names.contains(name.as_str()) {
+                pointers.push(Pointer::Elsewhere {
+                    name: name.clone(),
+                    catalog_version: catalog_version(catalog, name),
+                });
             }
         }
         for (name, entry) in catalog {
-            if !local.contains_key(name) {
-                store::set_live(&tx, name, "catalog", entry.version, None, &stamp)?;
+            if !local.contains_key(name) && !stale_names.contains(name.as_str()) {
+                pointers.push(Pointer::Catalog { name: name.clone(), version: entry.version });
             }
         }
-        tx.commit()?;
-        let updated = store::skill_rows(&conn)?;
+        let ids = self.repo.commit(versions, pointers)?;
+        report.recorded += ids.iter().filter(|(_, new)| *new).count() as u32;
+        let stamp = now();
+        for (folder, validated, version) in fresh {
+            let id = version.map(|i| ids[i].0);
+            local.insert(
+                folder.name.clone(),
+                Entry::new(&folder.name, &folder.dir, validated, id, stamp.clone()),
+            );
+        }
+        let updated = self.repo.skill_rows()?;
         for (name, entry) in local.iter_mut() {
             if let Some(row) = updated.get(name) {
                 entry.updated_at = row.updated_at.clone();
@@ -201,24 +206,26 @@ impl Library {
         };
         let folders = skill_folders(dir).unwrap_or_default();
         let reads = self.read_all_durably(&folders)?;
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stamp = now();
-        let mut entries = BTreeMap::new();
+        let mut versions = Vec::new();
+        let mut read_back = Vec::new();
         for (folder, read) in folders.iter().zip(reads) {
             let read = read?;
-            let version = match &read.content {
-                Some((_, content)) => {
-                    Some(record(&tx, &folder.name, content, Source::Catalog, &BTreeMap::new())?.0)
-                }
-                None => None,
-            };
+            let version = read.content.map(|(_, content)| {
+                versions.push(new_version(&folder.name, content, Source::Catalog, &BTreeMap::new()));
+                versions.len() - 1
+            });
+            read_back.push((folder, read.validated, version));
+        }
+        let ids = self.repo.commit(versions, Vec::new())?;
+        let stamp = now();
+        let mut entries = BTreeMap::new();
+        for (folder, validated, version) in read_back {
+            let id = version.map(|i| ids[i].0);
             entries.insert(
                 folder.name.clone(),
-                Entry::new(&folder.name, &folder.dir, read.validated, version, stamp.clone()),
+                Entry::new(&folder.name, &folder.dir, validated, id, stamp.clone()),
             );
         }
-        tx.commit()?;
         Ok(entries)
     }
 
@@ -297,20 +304,23 @@ impl Library {
         print: Option<&str>,
     ) -> Result<Option<i64>, LibraryError> {
         let catalog = self.read_state().catalog.clone();
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let version = match &read.content {
-            Some((_, content)) => Some(record(&tx, name, content, source, &catalog)?.0),
-            None => None,
+        let versions: Vec<NewVersion> = read
+            .content
+            .iter()
+            .map(|(_, content)| new_version(name, content.clone(), source, &catalog))
+            .collect();
+        let pointer = Pointer::Local {
+            name: name.to_string(),
+            version: (!versions.is_empty()).then_some(0),
+            fingerprint: print.map(str::to_string),
         };
-        store::set_live(&tx, name, "local", version, print, &now())?;
-        tx.commit()?;
-        Ok(version)
+        let ids = self.repo.commit(versions, vec![pointer])?;
+        Ok(ids.first().map(|(id, _)| *id))
     }
 
     /// Puts a local entry in the view, keeping the stored `updated_at`.
     pub(super) fn install_entry(&self, mut entry: Entry) {
-        if let Ok(Some(row)) = store::skill_row(&self.conn(), &entry.name) {
+        if let Ok(Some(row)) = self.repo.skill_row(&entry.name) {
             entry.updated_at = row.updated_at;
         }
         let mut state = self.write_state();
@@ -323,21 +333,9 @@ impl Library {
     pub(super) fn forget_local(&self, name: &str) -> Result<(), LibraryError> {
         let catalog = self.read_state().catalog.clone();
         let known = self.read_state().local.contains_key(name);
-        {
-            let mut conn = self.conn();
-            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let was_local = tx
-                .query_row("SELECT origin = 'local' FROM skills WHERE name = ?1", [name], |r| {
-                    r.get::<_, bool>(0)
-                })
-                .unwrap_or(false);
-            if was_local {
-                point_elsewhere(&tx, name, &catalog, &now())?;
-            }
-            tx.commit()?;
-            if !was_local && !known {
-                return Ok(());
-            }
+        let was_local = self.repo.forget_local(name, catalog_version(&catalog, name))?;
+        if !was_local && !known {
+            return Ok(());
         }
         let mut state = self.write_state();
         state.local.remove(name);
@@ -358,32 +356,20 @@ impl ScanReport {
     }
 }
 
-/// The version of `content` for `name`: the recorded one, or a new one made by `source` (a local
-/// version that differs from the catalog's skill of the same name is `forked_from` it). Returns
-/// the id and whether it is new.
-pub(super) fn record(
-    conn: &Connection,
+/// `content` as a new version of `name` made by `source`: a local version that differs from the
+/// catalog's skill of the same name is `forked_from` it.
+fn new_version(
     name: &str,
-    content: &Content,
+    content: Content,
     source: Source,
     catalog: &BTreeMap<String, Entry>,
-) -> rusqlite::Result<(i64, bool)> {
-    if let Some(id) = store::find_version(conn, name, &content.hash)? {
-        return Ok((id, false));
-    }
-    let forked_from = catalog.get(name).and_then(|e| e.version);
-    Ok((store::insert_version(conn, name, content, source, forked_from, &now())?, true))
+) -> NewVersion {
+    let forked_from =
+        if source == Source::Catalog { None } else { catalog.get(name).and_then(|e| e.version) };
+    NewVersion { name: name.to_string(), content, source, forked_from }
 }
 
-/// `name` has no local folder any more: point it at the catalog's version or drop its row.
-fn point_elsewhere(
-    conn: &Connection,
-    name: &str,
-    catalog: &BTreeMap<String, Entry>,
-    stamp: &str,
-) -> rusqlite::Result<()> {
-    match catalog.get(name) {
-        Some(entry) => store::set_live(conn, name, "catalog", entry.version, None, stamp),
-        None => store::remove_skill(conn, name),
-    }
+/// Where a skill without a local folder points: the catalog's version when the catalog has it.
+fn catalog_version(catalog: &BTreeMap<String, Entry>, name: &str) -> Option<Option<i64>> {
+    catalog.get(name).map(|e| e.version)
 }

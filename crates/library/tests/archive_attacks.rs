@@ -6,8 +6,8 @@ use std::fs;
 use std::io::{Cursor, Write};
 use std::path::Path;
 
-use skillcase_library::archive;
-use skillcase_skill::archive::codes;
+use skillcase_library::{Library, LibraryOptions};
+use skillcase_skill::archive::{self, codes};
 use skillcase_skill::policy::Policy;
 use skillcase_testkit::zips::*;
 use zip::write::SimpleFileOptions;
@@ -17,14 +17,17 @@ use zip::ZipWriter;
 /// the workspace (skills folder and its parent, where staging happens) is exactly as before.
 fn refusal(bytes: &[u8], policy: &Policy) -> Vec<String> {
     let workspace = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
     let skills = workspace.path().join("skills");
     fs::create_dir(&skills).unwrap();
-    let err = archive::import_zip(bytes, &skills, policy, false).expect_err("the archive must be refused");
+    let mut options = LibraryOptions::in_data_dir(data.path(), skills, None);
+    options.policy = policy.clone();
+    let library = Library::open(options).unwrap();
+    library.scan().unwrap();
+    let report = library.import_zip(bytes, false).expect("a refusal is a report, not a failure");
     assert_eq!(listing(workspace.path()), vec!["skills".to_string()], "the import wrote something");
-    match err {
-        archive::ArchiveError::Refused { findings } => findings.into_iter().map(|f| f.code).collect(),
-        other => panic!("expected a refusal, got {other}"),
-    }
+    assert!(report.refused.is_some(), "expected a refusal, got {report:?}");
+    report.findings.into_iter().filter(|f| f.is_error()).map(|f| f.code).collect()
 }
 
 fn refused(bytes: &[u8]) -> Vec<String> {

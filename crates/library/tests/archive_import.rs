@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use skillcase_library::archive::{self, inspect_bytes};
+use skillcase_library::{Library, LibraryOptions};
 use skillcase_skill::package::{Package, PackageFile};
 use skillcase_skill::policy::Policy;
 use skillcase_testkit::zips::*;
@@ -181,13 +182,23 @@ fn a_failed_install_puts_the_old_folder_back() {
     assert_eq!(entries_in(root.path()), ["skills"]);
 }
 
+/// A library over `skills`, its database and blobs in a folder of their own.
+fn library_at(skills: &Path) -> (tempfile::TempDir, Library) {
+    let data = tempfile::tempdir().unwrap();
+    let library =
+        Library::open(LibraryOptions::in_data_dir(data.path(), skills.to_path_buf(), None)).unwrap();
+    library.scan().unwrap();
+    (data, library)
+}
+
 #[test]
 fn importing_a_zip_installs_it_under_its_frontmatter_name() {
     let root = tempfile::tempdir().unwrap();
     let skills = root.path().join("skills");
     let zip = zip_of(&[("frete/SKILL.md", SKILL_MD), ("frete/references/tabela.md", b"# Tabela")]);
-    let imported = archive::import_zip(zip.as_slice(), &skills, &Policy::default(), false).unwrap();
-    assert_eq!(imported.name, "frete");
+    let (_data, library) = library_at(&skills);
+    let imported = library.import_zip(&zip, false).unwrap();
+    assert_eq!(imported.name.as_deref(), Some("frete"));
     assert!(imported.installed && !imported.replaced);
     assert_eq!(fs::read(skills.join("frete/references/tabela.md")).unwrap(), b"# Tabela");
     assert_eq!(entries_in(root.path()), ["skills"]);
@@ -198,8 +209,9 @@ fn a_dry_run_import_checks_everything_and_writes_nothing() {
     let root = tempfile::tempdir().unwrap();
     let skills = root.path().join("skills");
     let zip = zip_of(&[("SKILL.md", SKILL_MD)]);
-    let imported = archive::import_zip(zip.as_slice(), &skills, &Policy::default(), true).unwrap();
-    assert_eq!((imported.name.as_str(), imported.installed), ("frete", false));
+    let (_data, library) = library_at(&skills);
+    let imported = library.import_zip(&zip, true).unwrap();
+    assert_eq!((imported.name.as_deref(), imported.installed), (Some("frete"), false));
     assert!(entries_in(root.path()).is_empty());
 }
 
@@ -208,8 +220,9 @@ fn a_zip_that_fails_validation_is_refused_with_the_validator_findings() {
     let root = tempfile::tempdir().unwrap();
     let skills = root.path().join("skills");
     let zip = zip_of(&[("SKILL.md", "---\nname: Frete Grátis\n---\nbody\n".as_bytes())]);
-    let err = archive::import_zip(zip.as_slice(), &skills, &Policy::default(), false).unwrap_err();
-    let archive::ArchiveError::Refused { findings } = err else { panic!("expected a refusal") };
-    assert!(findings.iter().any(|f| f.file == "SKILL.md" && f.is_error()), "{findings:?}");
+    let (_data, library) = library_at(&skills);
+    let report = library.import_zip(&zip, false).unwrap();
+    assert_eq!(report.refused.as_deref(), Some("import_refused"));
+    assert!(report.findings.iter().any(|f| f.file == "SKILL.md" && f.is_error()), "{:?}", report.findings);
     assert!(entries_in(root.path()).is_empty());
 }

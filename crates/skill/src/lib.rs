@@ -5,6 +5,7 @@ pub mod archive;
 pub mod classify;
 pub mod config;
 pub mod disclosure;
+pub mod discover;
 pub mod files;
 pub mod finding;
 pub mod frontmatter;

@@ -160,7 +160,7 @@ impl Database {
         E: From<DbError> + Send + 'static,
     {
         let job: Job = Box::new(move |conn| {
-            let result = conn.map(|conn| in_savepoint(conn, work));
+            let result = conn.map(|conn| atomic(conn, work));
             Box::new(move |committed| match (result, committed) {
                 (Some(Err(err)), _) => reply(Err(err)),
                 (Some(Ok(value)), Ok(())) => reply(Ok(value)),
@@ -197,16 +197,19 @@ impl Drop for Database {
     }
 }
 
-/// Runs one job in a savepoint of the batch's transaction; a failure (or a panic) rolls back the
-/// job's own changes only.
-fn in_savepoint<T, E: From<DbError>>(
+/// Runs `body` as one unit: all of its changes are kept, or (when it fails) none. Inside a
+/// transaction — the writer's batch — it is a savepoint of it; on a connection in autocommit
+/// mode (a test's own connection) the savepoint is the transaction. This is how every domain
+/// step that writes several rows (a transition with its event and its outbox row) stays atomic
+/// wherever it runs.
+pub fn atomic<T, E: From<DbError>>(
     conn: &Connection,
-    work: impl FnOnce(&Connection) -> Result<T, E>,
+    body: impl FnOnce(&Connection) -> Result<T, E>,
 ) -> Result<T, E> {
-    conn.execute_batch("SAVEPOINT job").map_err(|e| E::from(DbError::from(e)))?;
-    let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(conn)))
+    conn.execute_batch("SAVEPOINT atomic").map_err(|e| E::from(DbError::from(e)))?;
+    let result = std::panic::catch_unwind(AssertUnwindSafe(|| body(conn)))
         .unwrap_or_else(|_| Err(E::from(DbError::JobPanicked)));
-    let end = if result.is_ok() { "RELEASE job" } else { "ROLLBACK TO job; RELEASE job" };
+    let end = if result.is_ok() { "RELEASE atomic" } else { "ROLLBACK TO atomic; RELEASE atomic" };
     match conn.execute_batch(end) {
         Ok(()) => result,
         Err(e) => Err(E::from(DbError::from(e))),

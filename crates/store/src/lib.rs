@@ -5,6 +5,7 @@
 pub mod blobs;
 mod database;
 pub mod db;
+pub mod settings;
 
-pub use database::Database;
+pub use database::{atomic, Database};
 pub use db::DbError;

@@ -5,8 +5,8 @@ use tauri::State;
 
 use crate::{error::IpcError, state::AppState};
 
-/// Version, skills directory, data directory, database path and API status, for the status line.
+/// Where data and skills live, and whether the local API listens.
 #[tauri::command]
 pub async fn app_info(state: State<'_, AppState>) -> Result<AppInfo, IpcError> {
-    Ok(state.info().await)
+    Ok(state.host().info().await)
 }

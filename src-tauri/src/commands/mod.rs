@@ -1,10 +1,9 @@
-//! Tauri commands, one file per screen area. Each is a one-liner over the core.
+//! Tauri commands, one file per screen area. Each is a one-liner over the application layer.
 
 pub mod app;
 pub mod cases;
 pub mod catalog;
 pub mod dialog;
-mod folder_zip;
-mod library;
+pub mod editing;
 pub mod settings;
 pub mod skills;

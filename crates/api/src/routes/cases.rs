@@ -1,6 +1,6 @@
 //! The case endpoints (SPEC B4): open, hand back the lead's information, record what happened
-//! with the lead or cancel, and read a case with its timeline. Each handler parses, calls
-//! [`cases::transition`] or [`cases::store`], and answers.
+//! with the lead or cancel, and read a case with its timeline. Each handler parses, calls the
+//! application's one function for the action, and answers.
 //!
 //! The request types mirror [`NewCase`] and its parts with `deny_unknown_fields`, so a misspelt
 //! field is refused by name instead of silently dropped; the agent cannot choose the `source`
@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::ApiError;
 use crate::extract::JsonBody;
 use crate::state::ApiState;
-use skillcase_cases::model::{Actor, Case, CaseSource, ContextMessage, Lead, NewCase};
-use skillcase_cases::store::{self, CaseWithTimeline};
-use skillcase_cases::transition::{self, OpenOutcome};
-use skillcase_common::events::DomainEvent;
+use skillcase_application::cases::CaseEvent;
+use skillcase_cases::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::store::CaseWithTimeline;
+use skillcase_cases::transition::OpenOutcome;
 
 /// `POST /v1/cases` body.
 #[derive(Debug, Deserialize)]
@@ -103,10 +103,7 @@ pub async fn open(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<OpenCaseBody>,
 ) -> Result<(StatusCode, Json<OpenOutcome>), ApiError> {
-    let outcome = state.db.run(move |conn| transition::open_case(conn, body.into())).await?;
-    if !outcome.already_open {
-        state.events.publish(DomainEvent::CaseOpened { id: outcome.case.id.clone() });
-    }
+    let outcome = state.app.open_case(body.into()).await?;
     let status = if outcome.already_open { StatusCode::OK } else { StatusCode::CREATED };
     Ok((status, Json(outcome)))
 }
@@ -117,8 +114,7 @@ pub async fn update(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<UpdateBody>,
 ) -> Result<Json<CaseReply>, ApiError> {
-    let case = state.db.run(move |conn| transition::provide_update(conn, &id, &body.info)).await?;
-    state.events.publish(DomainEvent::CaseChanged { id: case.id.clone() });
+    let case = state.app.provide_case_update(id, body.info).await?;
     Ok(Json(CaseReply { case }))
 }
 
@@ -128,19 +124,12 @@ pub async fn event(
     Path(id): Path<String>,
     JsonBody(body): JsonBody<EventBody>,
 ) -> Result<Json<CaseReply>, ApiError> {
-    let case = state
-        .db
-        .run(move |conn| match body {
-            EventBody::LeadAsked { text } => transition::record_lead_asked(conn, &id, text.as_deref()),
-            EventBody::LeadUnresponsive { note } => {
-                transition::record_lead_unresponsive(conn, &id, note.as_deref())
-            }
-            EventBody::Cancel { reason } => {
-                transition::cancel(conn, &id, Actor::Agent, None, reason.as_deref())
-            }
-        })
-        .await?;
-    state.events.publish(DomainEvent::CaseChanged { id: case.id.clone() });
+    let event = match body {
+        EventBody::LeadAsked { text } => CaseEvent::LeadAsked { text },
+        EventBody::LeadUnresponsive { note } => CaseEvent::LeadUnresponsive { note },
+        EventBody::Cancel { reason } => CaseEvent::Cancel { reason },
+    };
+    let case = state.app.record_case_event(id, event).await?;
     Ok(Json(CaseReply { case }))
 }
 
@@ -149,5 +138,5 @@ pub async fn get(
     State(state): State<ApiState>,
     Path(id): Path<String>,
 ) -> Result<Json<CaseWithTimeline>, ApiError> {
-    Ok(Json(state.db.run(move |conn| store::get_case(conn, &id)).await?))
+    Ok(Json(state.app.get_case(id).await?))
 }

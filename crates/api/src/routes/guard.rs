@@ -7,8 +7,7 @@ use serde::Deserialize;
 use crate::error::ApiError;
 use crate::extract::JsonBody;
 use crate::state::ApiState;
-use skillcase_cases::guard::{self, BeforeSend, Verdict};
-use skillcase_common::events::DomainEvent;
+use skillcase_cases::guard::{BeforeSend, Verdict};
 
 /// The request body; [`BeforeSend`] with unknown fields refused.
 #[derive(Debug, Deserialize)]
@@ -19,17 +18,12 @@ pub struct BeforeSendBody {
     message: String,
 }
 
-/// Answers `pass` or `veto`; the second veto in a turn opens a case (announced like any new
-/// case) and passes.
+/// Answers `pass` or `veto`; the second veto in a turn opens a case and passes.
 pub async fn before_send(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<BeforeSendBody>,
 ) -> Result<Json<Verdict>, ApiError> {
     let request =
         BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
-    let verdict = state.db.run(move |conn| guard::before_send(conn, request)).await?;
-    if let Some(case) = &verdict.auto_opened_case {
-        state.events.publish(DomainEvent::CaseOpened { id: case.id.clone() });
-    }
-    Ok(Json(verdict))
+    Ok(Json(state.app.before_send(request).await?))
 }

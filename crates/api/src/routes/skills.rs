@@ -1,10 +1,8 @@
 //! The skills endpoints (SPEC A6–A7): level 1 (the index), matching a customer message, level 2
 //! (activation) and level 3 (one file of an active skill), all served by the skill library.
 //! Matching records activations and the active set in the database, so a level-3 read is allowed
-//! by what the conversation activated, across restarts. Reading folders and the database blocks,
-//! so each handler does its work on the blocking pool.
-
-use std::sync::Arc;
+//! by what the conversation activated, across restarts. Each handler parses and calls the
+//! application's function for the action.
 
 use axum::extract::{Path, State};
 use axum::Json;
@@ -13,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ApiError;
 use crate::extract::{JsonBody, Query};
 use crate::state::ApiState;
-use skillcase_library::Library;
-use skillcase_skill::disclosure::{self, Index, IndexFormat};
+use skillcase_skill::disclosure::{Index, IndexFormat};
 use skillcase_skill::matcher::SkillMatch;
 
 /// `GET /v1/skills/index` query.
@@ -63,26 +60,14 @@ pub struct TextReply {
     text: String,
 }
 
-/// Runs `work` with the library on the blocking pool.
-async fn blocking<T: Send + 'static>(
-    state: &ApiState,
-    work: impl FnOnce(&Library) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let library = Arc::clone(&state.skills);
-    tokio::task::spawn_blocking(move || work(&library))
-        .await
-        .unwrap_or_else(|_| Err(ApiError::new("internal", "reading the skills stopped unexpectedly")))
-}
-
 /// `GET /v1/skills/index?format=skillcase|agentskills`: level 1.
 pub async fn index(
     State(state): State<ApiState>,
     Query(query): Query<IndexQuery>,
 ) -> Result<Json<Index>, ApiError> {
-    let format: IndexFormat = query.format.as_deref().unwrap_or("skillcase").parse()?;
-    let index =
-        blocking(&state, move |library| Ok(library.index(format, disclosure::DEFAULT_BUDGET))).await?;
-    Ok(Json(index))
+    let format: IndexFormat =
+        query.format.as_deref().unwrap_or("skillcase").parse().map_err(ApiError::coded)?;
+    Ok(Json(state.app.skills_index(format).await?))
 }
 
 /// `POST /v1/skills/match`: hard and probe matches, recorded as activations; hard ones become
@@ -91,9 +76,7 @@ pub async fn match_message(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<MatchBody>,
 ) -> Result<Json<MatchReply>, ApiError> {
-    let outcome =
-        blocking(&state, move |library| Ok(library.match_message(&body.conversation_id, &body.message)?))
-            .await?;
+    let outcome = state.app.match_skills(body.conversation_id, body.message).await?;
     Ok(Json(MatchReply { hard: outcome.hard, probe: outcome.probe }))
 }
 
@@ -104,15 +87,7 @@ pub async fn read(
     Path(name): Path<String>,
     Query(query): Query<ReadQuery>,
 ) -> Result<Json<TextReply>, ApiError> {
-    let wanted = name.clone();
-    let text = blocking(&state, move |library| {
-        let text = library.level2(&wanted, query.task.as_deref())?;
-        if let Some(conversation_id) = &query.conversation_id {
-            library.activate(conversation_id, &wanted)?;
-        }
-        Ok(text)
-    })
-    .await?;
+    let text = state.app.read_skill(name.clone(), query.task, query.conversation_id).await?;
     Ok(Json(TextReply { name, path: None, text }))
 }
 
@@ -122,11 +97,6 @@ pub async fn read_file(
     Path((name, path)): Path<(String, String)>,
     Query(query): Query<FileQuery>,
 ) -> Result<Json<TextReply>, ApiError> {
-    let (wanted, file) = (name.clone(), path.clone());
-    let text = blocking(&state, move |library| {
-        library.require_active(&query.conversation_id, &wanted)?;
-        Ok(library.level3(&wanted, &file)?)
-    })
-    .await?;
+    let text = state.app.read_skill_file(name.clone(), path.clone(), query.conversation_id).await?;
     Ok(Json(TextReply { name, path: Some(path), text }))
 }

@@ -3,13 +3,9 @@
 
 #![allow(dead_code)]
 
-use std::sync::Arc;
-
-use skillcase_api::connections::Connections;
 use skillcase_api::{serve, ApiConfig, ApiState, RunningServer};
-use skillcase_application::token::TokenStore;
-use skillcase_library::{Library, LibraryOptions, Source};
-use skillcase_store::db;
+use skillcase_application::{App, AppOptions};
+use skillcase_library::Source;
 use skillcase_testkit::http::Req;
 
 /// A running server over a fresh data directory.
@@ -29,13 +25,17 @@ impl Live {
     /// Starts a server on a free port with `config` (its port is ignored).
     pub async fn start_with(config: ApiConfig) -> Live {
         let dir = tempfile::tempdir().unwrap();
-        let db = Connections::open(&dir.path().join(db::DATABASE_FILE)).unwrap();
-        let tokens = Arc::new(TokenStore::open(dir.path()).unwrap());
         std::fs::create_dir(dir.path().join("skills")).unwrap();
-        let options = LibraryOptions::in_data_dir(dir.path(), dir.path().join("skills"), None);
-        let skills = Arc::new(Library::open(options).unwrap());
-        skills.scan().unwrap();
-        let state = ApiState { db, tokens, skills, events: Default::default() };
+        let app = App::start(AppOptions {
+            skills_dir: Some(dir.path().join("skills")),
+            catalog_dir: None,
+            background: false,
+            ..AppOptions::new(dir.path().to_path_buf())
+        })
+        .await
+        .unwrap();
+        app.scanned().await.unwrap();
+        let state = ApiState { app };
         let server = serve(ApiConfig { port: 0, ..config }, state.clone()).await.unwrap();
         Live { port: server.port(), state, server, dir }
     }
@@ -48,12 +48,12 @@ impl Live {
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
             std::fs::write(target, text).unwrap();
         }
-        self.state.skills.sync_skill(name, Source::Watch).unwrap();
+        self.state.app.library().unwrap().sync_skill(name, Source::Watch).unwrap();
     }
 
     /// The token in force.
     pub fn token(&self) -> String {
-        self.state.tokens.current().unwrap().as_str().to_string()
+        self.state.app.tokens().current().unwrap().as_str().to_string()
     }
 
     /// A request to this server with the right host and token, to be adjusted by the test.

@@ -4,7 +4,7 @@
 
 use std::net::{Ipv4Addr, TcpListener};
 
-use rusqlite::Connection;
+use skillcase_store::settings::SettingsRepository;
 
 use super::error::SettingsError;
 use super::store;
@@ -34,16 +34,16 @@ pub fn port_from_env() -> Result<u16, skillcase_common::ErrorBody> {
 pub const MIN_PORT: u32 = 1024;
 
 /// The saved API port, or the default 7878.
-pub fn api_port(conn: &Connection) -> Result<u16, SettingsError> {
-    Ok(store::get(conn, KEY)?.unwrap_or(DEFAULT_PORT))
+pub fn api_port(settings: &dyn SettingsRepository) -> Result<u16, SettingsError> {
+    Ok(store::get(settings, KEY)?.unwrap_or(DEFAULT_PORT))
 }
 
 /// The port the API starts on: `$SKILLCASE_API_PORT` when set (tests use 0), else the setting.
-pub fn startup_api_port(conn: &Connection) -> Result<u16, skillcase_common::ErrorBody> {
+pub fn startup_api_port(settings: &dyn SettingsRepository) -> Result<u16, skillcase_common::ErrorBody> {
     if std::env::var_os(API_PORT_ENV).is_some_and(|v| !v.is_empty()) {
         return port_from_env();
     }
-    Ok(api_port(conn)?)
+    Ok(api_port(settings)?)
 }
 
 /// Checks that `port` is in range and, unless it is `current` (the port the API listens on
@@ -68,8 +68,12 @@ pub fn check_api_port(port: u32, current: Option<u16>) -> Result<u16, SettingsEr
 }
 
 /// Validates ([`check_api_port`]) and saves the API port. The caller restarts the API on it.
-pub fn set_api_port(conn: &Connection, port: u32, current: Option<u16>) -> Result<u16, SettingsError> {
+pub fn set_api_port(
+    settings: &dyn SettingsRepository,
+    port: u32,
+    current: Option<u16>,
+) -> Result<u16, SettingsError> {
     let port = check_api_port(port, current)?;
-    store::put(conn, KEY, &port)?;
+    store::put(settings, KEY, &port)?;
     Ok(port)
 }

@@ -3,8 +3,8 @@
 
 use std::str::FromStr;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
+use skillcase_store::settings::SettingsRepository;
 use ts_rs::TS;
 
 use super::error::SettingsError;
@@ -66,25 +66,25 @@ impl FromStr for Theme {
 }
 
 /// The saved language, `System` until one is chosen.
-pub fn language(conn: &Connection) -> Result<Language, SettingsError> {
-    Ok(store::get(conn, LANGUAGE_KEY)?.unwrap_or_default())
+pub fn language(settings: &dyn SettingsRepository) -> Result<Language, SettingsError> {
+    Ok(store::get(settings, LANGUAGE_KEY)?.unwrap_or_default())
 }
 
 /// Saves the language given by its wire name.
-pub fn set_language(conn: &Connection, value: &str) -> Result<Language, SettingsError> {
+pub fn set_language(settings: &dyn SettingsRepository, value: &str) -> Result<Language, SettingsError> {
     let language = value.parse()?;
-    store::put(conn, LANGUAGE_KEY, &language)?;
+    store::put(settings, LANGUAGE_KEY, &language)?;
     Ok(language)
 }
 
 /// The saved theme, `System` until one is chosen.
-pub fn theme(conn: &Connection) -> Result<Theme, SettingsError> {
-    Ok(store::get(conn, THEME_KEY)?.unwrap_or_default())
+pub fn theme(settings: &dyn SettingsRepository) -> Result<Theme, SettingsError> {
+    Ok(store::get(settings, THEME_KEY)?.unwrap_or_default())
 }
 
 /// Saves the theme given by its wire name.
-pub fn set_theme(conn: &Connection, value: &str) -> Result<Theme, SettingsError> {
+pub fn set_theme(settings: &dyn SettingsRepository, value: &str) -> Result<Theme, SettingsError> {
     let theme = value.parse()?;
-    store::put(conn, THEME_KEY, &theme)?;
+    store::put(settings, THEME_KEY, &theme)?;
     Ok(theme)
 }

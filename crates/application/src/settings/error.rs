@@ -24,8 +24,8 @@ pub enum SettingsError {
     InvalidTheme { value: String },
     #[error("the stored setting {key} is not readable ({reason}); save it again in Settings")]
     Corrupt { key: &'static str, reason: String },
-    #[error("database error: {0}")]
-    Db(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Db(#[from] skillcase_store::DbError),
 }
 
 impl Coded for SettingsError {
@@ -39,7 +39,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidLanguage { .. } => "invalid_language",
             SettingsError::InvalidTheme { .. } => "invalid_theme",
             SettingsError::Corrupt { .. } => "settings_corrupt",
-            SettingsError::Db(_) => "db_error",
+            SettingsError::Db(inner) => inner.code(),
         }
     }
 

@@ -15,8 +15,8 @@ pub mod skills_dir;
 pub mod store;
 pub mod view;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
+use skillcase_store::settings::SettingsRepository;
 use ts_rs::TS;
 
 pub use api_port::{api_port, check_api_port, set_api_port, startup_api_port};
@@ -41,12 +41,12 @@ pub struct WorkspaceSettings {
 }
 
 /// Reads every workspace setting.
-pub fn load(conn: &Connection) -> Result<WorkspaceSettings, SettingsError> {
+pub fn load(settings: &dyn SettingsRepository) -> Result<WorkspaceSettings, SettingsError> {
     Ok(WorkspaceSettings {
-        skills_dir: skills_dir_setting(conn)?.map(|dir| dir.display().to_string()),
-        api_port: api_port(conn)?,
-        policy: policy(conn)?,
-        language: language(conn)?,
-        theme: theme(conn)?,
+        skills_dir: skills_dir_setting(settings)?.map(|dir| dir.display().to_string()),
+        api_port: api_port(settings)?,
+        policy: policy(settings)?,
+        language: language(settings)?,
+        theme: theme(settings)?,
     })
 }

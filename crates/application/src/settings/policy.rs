@@ -2,7 +2,7 @@
 //! limits. Limits are checked on the way in so an import never meets a limit of zero or one
 //! larger than the whole package may be.
 
-use rusqlite::Connection;
+use skillcase_store::settings::SettingsRepository;
 
 use super::error::SettingsError;
 use super::store;
@@ -18,14 +18,14 @@ pub const MAX_TOTAL_BYTES_CEILING: u64 = 1 << 30;
 const MAX_EXTENSION_CHARS: usize = 10;
 
 /// The saved policy, or the SPEC's defaults.
-pub fn policy(conn: &Connection) -> Result<Policy, SettingsError> {
-    Ok(store::get(conn, KEY)?.unwrap_or_default())
+pub fn policy(settings: &dyn SettingsRepository) -> Result<Policy, SettingsError> {
+    Ok(store::get(settings, KEY)?.unwrap_or_default())
 }
 
 /// Validates ([`checked_policy`]) and saves the policy; returns it as stored.
-pub fn set_policy(conn: &Connection, policy: Policy) -> Result<Policy, SettingsError> {
+pub fn set_policy(settings: &dyn SettingsRepository, policy: Policy) -> Result<Policy, SettingsError> {
     let policy = checked_policy(policy)?;
-    store::put(conn, KEY, &policy)?;
+    store::put(settings, KEY, &policy)?;
     Ok(policy)
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::Connection;
+use skillcase_store::settings::SettingsRepository;
 
 use super::error::SettingsError;
 use super::store;
@@ -13,14 +13,17 @@ use crate::paths;
 const KEY: &str = "skills_dir";
 
 /// The chosen skills directory, or `None` when none was chosen (the default applies).
-pub fn skills_dir_setting(conn: &Connection) -> Result<Option<PathBuf>, SettingsError> {
-    store::get::<String>(conn, KEY).map(|dir| dir.map(PathBuf::from))
+pub fn skills_dir_setting(settings: &dyn SettingsRepository) -> Result<Option<PathBuf>, SettingsError> {
+    store::get::<String>(settings, KEY).map(|dir| dir.map(PathBuf::from))
 }
 
 /// The skills directory in force: `$SKILLCASE_SKILLS_DIR`, else the saved setting, else the
 /// development or data-directory default ([`paths::skills_dir`]).
-pub fn effective_skills_dir(conn: &Connection, data_dir: &Path) -> Result<PathBuf, SettingsError> {
-    Ok(paths::skills_dir(skills_dir_setting(conn)?, data_dir))
+pub fn effective_skills_dir(
+    settings: &dyn SettingsRepository,
+    data_dir: &Path,
+) -> Result<PathBuf, SettingsError> {
+    Ok(paths::skills_dir(skills_dir_setting(settings)?, data_dir))
 }
 
 /// True when `$SKILLCASE_SKILLS_DIR` overrides the setting (Settings says so next to the field).
@@ -31,13 +34,16 @@ pub fn skills_dir_from_env() -> bool {
 /// Validates and saves the skills directory (stored canonical), or forgets it with `None` so
 /// the default applies again. Refused with `invalid_skills_dir` when the path is blank,
 /// relative, missing, not a directory or unreadable.
-pub fn set_skills_dir(conn: &Connection, path: Option<&str>) -> Result<Option<PathBuf>, SettingsError> {
+pub fn set_skills_dir(
+    settings: &dyn SettingsRepository,
+    path: Option<&str>,
+) -> Result<Option<PathBuf>, SettingsError> {
     let Some(path) = path else {
-        store::remove(conn, KEY)?;
+        store::remove(settings, KEY)?;
         return Ok(None);
     };
     let dir = usable_dir(path)?;
-    store::put(conn, KEY, &dir.display().to_string())?;
+    store::put(settings, KEY, &dir.display().to_string())?;
     Ok(Some(dir))
 }
 

@@ -4,15 +4,16 @@
 
 use std::path::Path;
 
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::{load, skills_dir, WorkspaceSettings};
 use crate::info::ApiStatus;
 use crate::token::TokenStore;
-use skillcase_cases::endpoint::{endpoint_view, EndpointView};
+use skillcase_cases::endpoint::EndpointView;
+use skillcase_cases::OutboxRepository;
 use skillcase_common::ErrorBody;
+use skillcase_store::settings::SettingsRepository;
 
 /// Everything the Settings screen shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -59,16 +60,22 @@ pub fn curl_line(url: &str, token: &str) -> String {
 }
 
 /// Reads the whole Settings view for the data directory `data_dir`, whose API is in `status`.
-pub fn read(conn: &Connection, data_dir: &Path, status: ApiStatus) -> Result<SettingsView, ErrorBody> {
-    let workspace = load(conn)?;
-    let skills_dir = skills_dir::effective_skills_dir(conn, data_dir)?.display().to_string();
-    let token = TokenStore::open(data_dir)?.current()?;
+pub fn read(
+    settings: &dyn SettingsRepository,
+    outbox: &dyn OutboxRepository,
+    tokens: &TokenStore,
+    data_dir: &Path,
+    status: ApiStatus,
+) -> Result<SettingsView, ErrorBody> {
+    let workspace = load(settings)?;
+    let skills_dir = skills_dir::effective_skills_dir(settings, data_dir)?.display().to_string();
+    let token = tokens.current()?;
     let api = ApiAccess::new(status, workspace.api_port, token.as_str());
     Ok(SettingsView {
         workspace,
         skills_dir,
         skills_dir_from_env: skills_dir::skills_dir_from_env(),
-        endpoint: endpoint_view(conn)?,
+        endpoint: outbox.endpoint_view()?,
         api,
     })
 }

@@ -1,8 +1,24 @@
 //! Sample cases for the cases tests; the fresh database comes from the shared test kit.
 #![allow(dead_code)]
 
+use std::path::Path;
+use std::sync::Arc;
+
 use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::{OutboxRepository, SqliteCases};
+use skillcase_store::Database;
 pub use skillcase_testkit::new_db;
+
+/// The cases of the database at `path`, through a database writer of their own (as another
+/// process would write them while the one under test runs).
+pub fn cases_at(path: &Path) -> SqliteCases {
+    SqliteCases::new(Database::open(path).unwrap())
+}
+
+/// The outbox of the database at `path`, for a delivery worker.
+pub fn outbox_at(path: &Path) -> Arc<dyn OutboxRepository> {
+    Arc::new(cases_at(path))
+}
 
 /// The case an agent opens when a lead asks for a refund it cannot grant.
 pub fn refund_case(conversation_id: &str) -> NewCase {

@@ -167,6 +167,13 @@ fn set_mode(_path: &Path, _mode: u32) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Where staging folders go: the parent of the skills folder (so a rename reaches it and the
+/// watcher of the skills folder never sees a half-written skill).
+pub fn staging_parent(skills_dir: &Path) -> PathBuf {
+    let absolute = std::path::absolute(skills_dir).unwrap_or_else(|_| skills_dir.to_path_buf());
+    absolute.parent().map_or(absolute.clone(), Path::to_path_buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

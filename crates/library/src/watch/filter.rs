@@ -30,7 +30,7 @@ pub(crate) fn skill_of(root: &Path, path: &Path, max_depth: usize) -> Option<Str
 
 /// True for a folder the watcher neither walks nor reports: tool folders and hidden folders.
 pub(crate) fn is_ignored_folder(name: &str) -> bool {
-    name.starts_with('.') || TOOL_FOLDERS.contains(&name)
+    skillcase_skill::discover::is_skipped_name(name)
 }
 
 /// True for a last path segment that is never skill content: a tool folder, an editor's scratch

@@ -135,18 +135,12 @@ impl Drop for SkillsWatcher {
 }
 
 /// The skills in `dir`: its non-hidden folders that hold a `SKILL.md`, sorted. This is the
-/// list a consumer re-scans on [`WatchEvent::DirBack`] and [`WatchEvent::Rescan`].
+/// The skill folders' names under `dir` (the one discovery rule set of `skillcase_skill::discover`).
 pub fn skill_names(dir: &Path) -> std::io::Result<Vec<String>> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter(|name| !filter::is_ignored_folder(name) && is_skill_folder(&dir.join(name)))
-        .collect();
-    names.sort();
-    Ok(names)
+    Ok(skillcase_skill::discover::skill_folders(dir)?.into_iter().map(|f| f.name).collect())
 }
 
 /// True when `folder` is a folder holding a `SKILL.md` (or `skill.md`).
 pub fn is_skill_folder(folder: &Path) -> bool {
-    folder.join("SKILL.md").is_file() || folder.join("skill.md").is_file()
+    skillcase_skill::discover::has_skill_md(folder)
 }

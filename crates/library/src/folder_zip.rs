@@ -1,6 +1,6 @@
-//! A dropped skill *folder* is packed into an in-memory zip and imported like any package, so
+//! A skill *folder* to import is packed into an in-memory zip and imported like any package, so
 //! it meets exactly the checks of SPEC A8 (names, limits, symlinks, executables) in one place:
-//! `Library::import_zip`. Reading stops one file and one byte past the limits, so dropping a huge
+//! [`crate::Library::import_zip`]. Reading stops one file and one byte past the limits, so dropping a huge
 //! folder by mistake costs little and still comes back as the usual `zip_too_many_files` or
 //! `zip_file_too_large` refusal.
 
@@ -13,6 +13,8 @@ use zip::ZipWriter;
 
 /// Packs `dir` as a zip with one top-level folder named like `dir`. Symbolic links become
 /// symlink entries (which the import refuses); other non-regular files are left out.
+/// The folder `dir` as a zip holding one top folder named like it; symlinks are kept as
+/// symlinks so the import refuses them by name.
 pub fn zip_folder(dir: &Path, limits: &ImportLimits) -> std::io::Result<Vec<u8>> {
     let top = dir.file_name().and_then(|n| n.to_str()).unwrap_or("skill").to_string();
     let mut zip = ZipWriter::new(std::io::Cursor::new(Vec::new()));

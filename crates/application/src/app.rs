@@ -1,0 +1,237 @@
+//! [`App`]: one running Skillcase over one data directory — the database, the repositories, the
+//! skills library with its watcher, the delivery worker, the API token and the event bus — and
+//! the one place each user action is carried out, whichever front end asked for it.
+//!
+//! Front ends (the window, the local HTTP API, the CLI, MCP) hold an `App` (cheap to clone) and
+//! call one method per action; that method does every step: the repository call, marking what
+//! the person read, announcing the change on the bus, waking the delivery worker. None of those
+//! steps is written anywhere else.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
+use skillcase_cases::{CasesRepository, OutboxRepository, SqliteCases};
+use skillcase_common::events::{DomainEvent, EventBus};
+use skillcase_common::ErrorBody;
+use skillcase_store::settings::{SettingsRepository, SqliteSettings};
+use skillcase_store::{db, Database};
+use tokio::sync::oneshot;
+
+use crate::running::RunningLibrary;
+use crate::settings;
+use crate::token::TokenStore;
+
+/// What an application is opened with.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// Where the database, blobs and token live.
+    pub data_dir: PathBuf,
+    /// The skills directory to serve; `None` takes the saved setting (or its environment
+    /// override, or the default).
+    pub skills_dir: Option<PathBuf>,
+    /// The shipped catalog (`skills-examples/`), when there is one.
+    pub catalog_dir: Option<PathBuf>,
+    /// Who answers from this desktop, recorded on each reply.
+    pub person: String,
+    /// Where changes are announced (the desktop forwards them to the window).
+    pub events: EventBus,
+    /// How the delivery worker paces itself.
+    pub worker: WorkerOptions,
+    /// Run the delivery worker and watch the skills directory (the window and `serve`); a
+    /// one-shot CLI command leaves both off, so it never sends a reply as a side effect.
+    pub background: bool,
+}
+
+impl AppOptions {
+    /// The options for `data_dir` with the saved skills directory, the repository's catalog,
+    /// the system user as the person and a fresh bus.
+    pub fn new(data_dir: PathBuf) -> Self {
+        AppOptions {
+            data_dir,
+            skills_dir: None,
+            catalog_dir: crate::paths::catalog_dir(),
+            person: person_name(),
+            events: EventBus::new(),
+            worker: WorkerOptions::default(),
+            background: true,
+        }
+    }
+}
+
+/// A running Skillcase. Clone it freely: every clone is the same application.
+#[derive(Clone)]
+pub struct App {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub data_dir: PathBuf,
+    pub person: String,
+    pub events: EventBus,
+    pub db: Arc<Database>,
+    pub cases: Arc<dyn CasesRepository>,
+    pub outbox: Arc<dyn OutboxRepository>,
+    pub settings: Arc<dyn SettingsRepository>,
+    pub tokens: Arc<TokenStore>,
+    pub library: RunningLibrary,
+    worker: std::sync::Mutex<Option<(DeliveryWorker, oneshot::Sender<()>)>>,
+    waker: DeliveryWaker,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App").field("data_dir", &self.inner.data_dir).finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// Opens the database (migrating it, refusing a newer one) and the token. With `background`
+    /// it also starts the library on the skills directory (its scan runs in the background;
+    /// [`App::scanned`] waits for it), its watcher and the delivery worker; without, the library
+    /// starts, unwatched, on first use. Must run inside a tokio runtime.
+    pub async fn start(options: AppOptions) -> Result<App, ErrorBody> {
+        let db = Database::open(&options.data_dir.join(db::DATABASE_FILE))?;
+        let sqlite = SqliteCases::new(Arc::clone(&db));
+        let settings: Arc<dyn SettingsRepository> = Arc::new(SqliteSettings::new(Arc::clone(&db)));
+        let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
+        let skills_dir = match options.skills_dir {
+            Some(dir) => dir,
+            None => settings::effective_skills_dir(settings.as_ref(), &options.data_dir)?,
+        };
+        let policy = saved_policy(settings.as_ref());
+        let library = RunningLibrary::new(
+            Arc::clone(&db),
+            &options.data_dir,
+            (skills_dir, policy),
+            options.catalog_dir.clone(),
+            options.events.clone(),
+            options.background,
+        );
+        if options.background {
+            library.get()?;
+        }
+        let outbox: Arc<dyn OutboxRepository> = Arc::new(sqlite.clone());
+        let (worker, waker) = if options.background {
+            let (stop, stopped) = oneshot::channel::<()>();
+            let worker =
+                DeliveryWorker::spawn(Arc::clone(&outbox), options.worker, options.events.clone(), async {
+                    let _ = stopped.await;
+                })?;
+            let waker = worker.waker();
+            (Some((worker, stop)), waker)
+        } else {
+            (None, DeliveryWaker::default())
+        };
+        Ok(App {
+            inner: Arc::new(Inner {
+                data_dir: options.data_dir,
+                person: options.person,
+                events: options.events,
+                db,
+                cases: Arc::new(sqlite),
+                outbox,
+                settings,
+                tokens,
+                library,
+                worker: std::sync::Mutex::new(worker),
+                waker,
+            }),
+        })
+    }
+
+    /// Stops the delivery worker (a delivery in flight is handed back to the outbox) and the
+    /// watcher. Requests already running finish; the database stays readable.
+    pub async fn stop(&self) {
+        let running = self.inner.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some((worker, stop)) = running {
+            let _ = stop.send(());
+            worker.join().await;
+        }
+        self.inner.library.stop();
+    }
+
+    /// Resolves once the library's current scan has finished (`skillcase serve` waits for it
+    /// before it announces itself, so the first request sees every skill).
+    pub async fn scanned(&self) -> Result<(), ErrorBody> {
+        self.inner.library.scanned().await
+    }
+
+    /// The data directory.
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    /// The database file.
+    pub fn database_path(&self) -> &Path {
+        self.inner.db.path()
+    }
+
+    /// The bus every change is announced on.
+    pub fn events(&self) -> &EventBus {
+        &self.inner.events
+    }
+
+    /// The API token store, which the local API checks every request against.
+    pub fn tokens(&self) -> &Arc<TokenStore> {
+        &self.inner.tokens
+    }
+
+    /// The person recorded on replies from this desktop.
+    pub fn person(&self) -> &str {
+        &self.inner.person
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
+    }
+
+    /// Runs blocking work (repositories, the library, files) on tokio's blocking pool.
+    pub(crate) async fn blocking<T, F>(&self, work: F) -> Result<T, ErrorBody>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Inner) -> Result<T, ErrorBody> + Send + 'static,
+    {
+        let inner = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || work(&inner))
+            .await
+            .unwrap_or_else(|e| Err(ErrorBody::new("task_failed", format!("a background task stopped: {e}"))))
+    }
+
+    pub(crate) fn publish(&self, event: DomainEvent) {
+        self.inner.events.publish(event);
+    }
+
+    /// Tells the delivery worker a reply waits (or the endpoint changed), so it looks now.
+    pub(crate) fn wake_delivery(&self) {
+        self.inner.waker.wake();
+    }
+
+    /// Runs `future` to completion on a runtime of its own: for the CLI, whose commands are
+    /// one call each.
+    pub fn block_on<T>(future: impl Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime starts")
+            .block_on(future)
+    }
+}
+
+/// The import policy saved in Settings; the default when none is saved. A stored policy that no
+/// longer parses is reported and the default is used, so the app still starts.
+fn saved_policy(settings: &dyn SettingsRepository) -> skillcase_skill::policy::Policy {
+    settings::policy(settings).unwrap_or_else(|error| {
+        eprintln!("skillcase: using the default import policy: {error}");
+        skillcase_skill::policy::Policy::default()
+    })
+}
+
+/// Who answers from this desktop, recorded on each reply: the system user, or "support".
+pub fn person_name() -> String {
+    ["USER", "USERNAME"]
+        .iter()
+        .find_map(|key| std::env::var(key).ok().filter(|v| !v.trim().is_empty()))
+        .unwrap_or_else(|| "support".to_string())
+}

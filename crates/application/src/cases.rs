@@ -1,0 +1,136 @@
+//! The cases half's user actions (SPEC B1–B5): what support staff do in the inbox, and what the
+//! agent does over its API. Each method is the whole action.
+
+use skillcase_cases::guard::{self, BeforeSend, Verdict};
+use skillcase_cases::model::{Actor, Case, Delivery, HumanAction, NewCase};
+use skillcase_cases::outbox::OutboxStatus;
+use skillcase_cases::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
+use skillcase_cases::transition::OpenOutcome;
+use skillcase_common::events::DomainEvent;
+use skillcase_common::ErrorBody;
+use skillcase_guard::Detection;
+
+use crate::App;
+
+/// What the agent records about the lead on an open case (SPEC B4 `POST /v1/cases/{id}/events`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseEvent {
+    /// The agent asked the lead (what it asked, if it says).
+    LeadAsked { text: Option<String> },
+    /// The lead stopped answering.
+    LeadUnresponsive { note: Option<String> },
+    /// The agent cancels the case.
+    Cancel { reason: Option<String> },
+}
+
+impl App {
+    /// One inbox page with the tab counts.
+    pub async fn list_cases(&self, filter: CaseFilter) -> Result<CasePage, ErrorBody> {
+        self.blocking(move |app| Ok(app.cases.list_cases(&filter)?)).await
+    }
+
+    /// The tab counts and the unread badge.
+    pub async fn case_counts(&self) -> Result<TabCounts, ErrorBody> {
+        self.blocking(|app| Ok(app.cases.tab_counts()?)).await
+    }
+
+    /// One case with its timeline and deliveries.
+    pub async fn get_case(&self, id: String) -> Result<CaseWithTimeline, ErrorBody> {
+        self.blocking(move |app| Ok(app.cases.get_case(&id)?)).await
+    }
+
+    /// The person opened the case (`read`) or marks it unread again.
+    pub async fn mark_case_read(&self, id: String, read: bool) -> Result<(), ErrorBody> {
+        let changed = id.clone();
+        self.blocking(move |app| Ok(app.cases.set_read(&id, read)?)).await?;
+        self.publish(DomainEvent::CaseChanged { id: changed });
+        Ok(())
+    }
+
+    /// The person's answer — resolved, need info from the customer, or escalate — with its text:
+    /// the transition, its event and the delivery that relays it, then the case marked read,
+    /// announced, and the delivery worker woken. Returns the case as it now stands.
+    pub async fn reply_to_case(
+        &self,
+        id: String,
+        action: HumanAction,
+        text: String,
+    ) -> Result<CaseWithTimeline, ErrorBody> {
+        let person = self.person().to_string();
+        let case = self
+            .blocking(move |app| {
+                app.cases.reply(&id, action, &text, &person)?;
+                app.cases.set_read(&id, true)?;
+                Ok(app.cases.get_case(&id)?)
+            })
+            .await?;
+        self.publish(DomainEvent::CaseChanged { id: case.case.id.clone() });
+        self.wake_delivery();
+        Ok(case)
+    }
+
+    /// A person's Retry of a failed or dead delivery, under the same id.
+    pub async fn retry_delivery(&self, id: String) -> Result<Delivery, ErrorBody> {
+        let delivery = self.blocking(move |app| Ok(app.outbox.retry(&id)?)).await?;
+        self.publish(DomainEvent::CaseChanged { id: delivery.case_id.clone() });
+        self.wake_delivery();
+        Ok(delivery)
+    }
+
+    /// Whether replies reach the agent endpoint, for the banner.
+    pub async fn outbox_status(&self) -> Result<OutboxStatus, ErrorBody> {
+        self.blocking(|app| Ok(app.outbox.status()?)).await
+    }
+
+    /// The agent opens a case (or gets the conversation's open one back); a new case is
+    /// announced, which also raises the desktop notification.
+    pub async fn open_case(&self, new: NewCase) -> Result<OpenOutcome, ErrorBody> {
+        let outcome = self.blocking(move |app| Ok(app.cases.open_case(new)?)).await?;
+        if !outcome.already_open {
+            self.publish(DomainEvent::CaseOpened { id: outcome.case.id.clone() });
+        }
+        Ok(outcome)
+    }
+
+    /// The agent hands back what the lead answered: the case waits on the person again.
+    pub async fn provide_case_update(&self, id: String, info: String) -> Result<Case, ErrorBody> {
+        let case = self.blocking(move |app| Ok(app.cases.provide_update(&id, &info)?)).await?;
+        self.publish(DomainEvent::CaseChanged { id: case.id.clone() });
+        Ok(case)
+    }
+
+    /// The agent records what happened with the lead, or cancels the case.
+    pub async fn record_case_event(&self, id: String, event: CaseEvent) -> Result<Case, ErrorBody> {
+        let case = self
+            .blocking(move |app| {
+                Ok(match event {
+                    CaseEvent::LeadAsked { text } => app.cases.record_lead_asked(&id, text.as_deref())?,
+                    CaseEvent::LeadUnresponsive { note } => {
+                        app.cases.record_lead_unresponsive(&id, note.as_deref())?
+                    }
+                    CaseEvent::Cancel { reason } => {
+                        app.cases.cancel(&id, Actor::Agent, None, reason.as_deref())?
+                    }
+                })
+            })
+            .await?;
+        self.publish(DomainEvent::CaseChanged { id: case.id.clone() });
+        Ok(case)
+    }
+
+    /// The guardrail (SPEC B5): may the agent send this message? A case the second veto opens
+    /// is announced like any new case.
+    pub async fn before_send(&self, request: BeforeSend) -> Result<Verdict, ErrorBody> {
+        let verdict = self.blocking(move |app| Ok(guard::before_send(app.cases.as_ref(), request)?)).await?;
+        if let Some(case) = &verdict.auto_opened_case {
+            self.publish(DomainEvent::CaseOpened { id: case.id.clone() });
+        }
+        Ok(verdict)
+    }
+}
+
+/// Does `message` promise human follow-up? The detector alone, for `skillcase guard` and
+/// the preview in the UI: nothing is recorded.
+pub fn check_message(message: &str) -> Detection {
+    skillcase_guard::detect(message)
+}

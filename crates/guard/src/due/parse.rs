@@ -834,11 +834,13 @@ impl<'a> Parser<'a> {
         let ok = match strength {
             Strength::Strong => true,
             Strength::Ordinal => {
-                feira
-                    || (!after.is_some_and(|a| ORDINAL_NOUNS.contains(&a))
-                        && !(before.is_some_and(|b| {
-                            matches!(b, "a" | "uma" | "pela" | "sua" | "seu" | "minha" | "nossa" | "o")
-                        }) && !modified))
+                // "a segunda opção", "sua quinta parcela": an ordinal. "na segunda", "te ligo
+                // segunda": a weekday.
+                let noun_after = after.is_some_and(|a| ORDINAL_NOUNS.contains(&a));
+                let article_before = before.is_some_and(|b| {
+                    matches!(b, "a" | "uma" | "pela" | "sua" | "seu" | "minha" | "nossa" | "o")
+                });
+                feira || (!noun_after && (modified || !article_before))
             }
             Strength::Weak => {
                 feira

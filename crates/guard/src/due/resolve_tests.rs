@@ -375,6 +375,25 @@ fn due_takes_the_first_expression_of_the_message() {
 }
 
 #[test]
+fn due_near_takes_the_time_beside_the_promise() {
+    let calendar = sao_paulo();
+    let message = "Seu pedido saiu hoje do depósito. A Letícia da contabilidade te liga amanhã cedo.";
+    let found =
+        due_near(message, "A Letícia da contabilidade te liga", &local(&calendar, WEDNESDAY_10H), &calendar)
+            .expect("a due time");
+    assert_eq!(found.expression.text, "amanhã cedo");
+}
+
+#[test]
+fn due_near_without_its_evidence_in_the_message_takes_the_first_time() {
+    let calendar = sao_paulo();
+    let message = "Seu pedido saiu hoje. Te ligo amanhã.";
+    let found =
+        due_near(message, "someone else", &local(&calendar, WEDNESDAY_10H), &calendar).expect("a due time");
+    assert_eq!(found.expression.text, "hoje");
+}
+
+#[test]
 fn a_message_without_a_time_has_no_due_time() {
     let calendar = sao_paulo();
     assert_eq!(

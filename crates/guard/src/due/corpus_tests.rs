@@ -165,3 +165,38 @@ fn portuguese_extraction_holds_its_measured_floors() {
         Pins { exact: 0.96, overlap: 0.97, near_exact: 0.92, first_exact: 0.88, false_finds: 0.11 },
     );
 }
+
+/// Every message of the corpus (promises and hard negatives alike).
+fn all_texts(file: &str) -> Vec<String> {
+    let path = format!("{CORPUS}/{file}");
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    data.lines().skip(1).filter_map(|l| l.split('\t').nth(5).map(str::to_string)).collect()
+}
+
+#[test]
+fn every_expression_found_in_the_corpus_falls_due_after_now() {
+    let calendar =
+        Calendar::named("America/Sao_Paulo").expect("the time zone database has America/Sao_Paulo");
+    // A weekday morning, a Friday after the close, a Sunday, New Year's Eve late at night.
+    let nows = ["2025-03-12 10:00", "2025-03-14 19:30", "2025-03-16 09:00", "2025-12-31 23:30"];
+    for file in ["en.tsv", "pt-BR.tsv"] {
+        for text in all_texts(file) {
+            for expression in find(&text) {
+                let dated =
+                    matches!(expression.meaning, Meaning::Day { day: Day::Date { year: Some(_), .. }, .. });
+                for now in nows {
+                    let civil: jiff::civil::DateTime = now.parse().expect("a test date-time");
+                    let now =
+                        civil.to_zoned_datetime(calendar.time_zone().clone()).expect("a time that exists");
+                    let due = resolve(&expression, &now, &calendar);
+                    assert!(
+                        dated || due.as_ref().is_some_and(|d| *d > now),
+                        "{:?} ({:?}) said at {now} falls due at {due:?}",
+                        expression.text,
+                        expression.meaning
+                    );
+                }
+            }
+        }
+    }
+}

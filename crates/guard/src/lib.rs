@@ -3,6 +3,7 @@
 //! lives with the cases.
 
 pub mod detect;
+pub mod due;
 mod normalize;
 mod rules;
 

@@ -1,0 +1,230 @@
+//! When is a promise due? (the promise ledger, issue #23 item 6)
+//!
+//! When a message promising human follow-up passes the guardrail, the case records the promise
+//! and, if the text says when, the moment it falls due, so case detail and the inbox can show
+//! "Promised to the customer: … · due in 2 h / overdue 1 h". This module does the *when*:
+//! [`find`] reads every time expression in a message (Brazilian Portuguese and English, any case,
+//! with or without accents, chat spelling included: "amanha", "2moro", "hj", "seg", "eod",
+//! "asap", "até as 12h", "by 5pm", "in 2 hrs", "daqui a pouco", "semana que vem"…), and
+//! [`resolve`] turns one into the latest moment the promise is still kept, on the workspace's
+//! [`Calendar`] (time zone, working days, opening hours, holidays).
+//!
+//! # Conventions
+//!
+//! The latest moment the promise is still kept, with the calendar's defaults (Monday to Friday,
+//! 09:00–18:00, "close" below means the closing time):
+//!
+//! | said | due |
+//! |---|---|
+//! | "amanhã", "tomorrow" | tomorrow's close |
+//! | "amanhã cedo", "tomorrow morning", "first thing tomorrow" | tomorrow 12:00 |
+//! | "hoje à tarde", "this afternoon", "after lunch" | today 18:00, or the close when it is between noon and 18:00 |
+//! | "hoje à noite", "tonight", "this evening" | today 22:00 |
+//! | "até as 12h", "by noon", "by 5pm" | that time today, or tomorrow if it has already gone by |
+//! | "between 10 and 12", "entre 14h e 18h" | the end of the range |
+//! | "a partir das 14h", "after 2pm" | that day's close (an hour after that time when it is later than the close) |
+//! | "in 2 hours", "em 30 min", "within 48 hours" | now plus that much wall-clock time |
+//! | "within 3 business days", "em até 3 dias úteis" | the close of the 3rd business day after today |
+//! | "em até 10 dias", "within 2 weeks" | the close of the 10th (14th) calendar day after today |
+//! | "segunda", "on Monday", "até sexta" | the next such day (a week ahead when said on that day), at its close |
+//! | "next Tuesday" (English "next") | the Tuesday of next week, at its close |
+//! | "dia 15", "15/12", "Dec 15" | the next such date (day first in "15/12" unless only the other order is a date), at its close |
+//! | "by end of day", "EOD", "no fim do dia", "today", "hoje", "ainda hoje" | today's close; the next business day's close when asked after the close or on a day off |
+//! | "later", "later today", "mais tarde" | the same as end of day |
+//! | "this week", "ainda essa semana" | the close of the last business day of this week (Monday to Sunday) |
+//! | "next week", "semana que vem" | the close of the last business day of next week |
+//! | "early next week" | the close of the second business day of next week |
+//! | "by the end of the month", "mês que vem" | the close of the last business day of this (next) month |
+//! | "asap", "daqui a pouco", "shortly", "já já", "em breve" | now plus one business hour (opening hours only: from 17:30 on a Friday, Monday 09:30) |
+//! | "first thing" (no day) | noon of the next morning the business is open |
+//!
+//! A named day is taken at its word: "tomorrow" said on a Friday is Saturday at the closing time,
+//! even when Saturday is not a working day — that is what the customer was told. Only the
+//! open-ended phrases (end of day, this week, this month) move to a business day when their
+//! moment has passed. A bare hour is read in working hours ("by 4" is 16:00, "at 10" is 10:00).
+//! "Before Friday" is read as "by Friday". Expressions tied to an event ("when you arrive", "na
+//! véspera") are not found: they have no clock time.
+//!
+//! # Measured on the labelled corpus
+//!
+//! On `tests/data/guard/corpus/` (promise rows whose `due` column holds the expression, copied
+//! from the text), see `corpus_tests.rs`; the floors there are these figures rounded down:
+//!
+//! | | en | pt-BR |
+//! |---|---|---|
+//! | promises with a time | 574 | 609 |
+//! | a found span equals the annotated one | 522 (0.909) | 589 (0.967) |
+//! | a found span overlaps it | 543 (0.946) | 594 (0.975) |
+//! | [`due_near`] picks exactly it (the `actor` column standing in for the detector's evidence) | 501 (0.873) | 562 (0.923) |
+//! | [`due`] (the first expression) picks exactly it | 467 (0.814) | 538 (0.883) |
+//! | promises without a time | 506 | 471 |
+//! | something is found anyway (false finds) | 71 (0.140) | 48 (0.102) |
+//!
+//! Most misses are times tied to an event, which this module does not read ("before you
+//! arrive", "the night before", "na véspera", "na próxima visita"); most false finds are real
+//! times that are not the promise's (when the order shipped, "this month"'s bill, "hoje" in a
+//! greeting) or ones the annotators left out ("straight away"). The corpus was used to tune the
+//! rules, so these are development figures; the blind split was not read.
+//!
+//! # Words that are also other words
+//!
+//! Portuguese weekdays double as ordinals ("segunda via", "quinta parcela"), some abbreviations
+//! are words ("sat", "sun", "sex", "ter"), a bare number is only an hour after "by", "at",
+//! "até"…, parts of the day are not times in greetings ("boa tarde", "good morning"), and
+//! "tarde" alone is "late". The rules for each are in `parse.rs`.
+
+mod calendar;
+mod meaning;
+mod parse;
+mod resolve;
+mod text;
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod find_tests;
+#[cfg(test)]
+mod resolve_tests;
+
+use jiff::ZonedDateTime;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub use calendar::{Calendar, CalendarError, CalendarSettings};
+pub use meaning::{Day, DayTime, Meaning, Relative, TimeExpression, Unit, Weekday};
+
+/// Every time expression in `message`, in the order written, none overlapping; each with its
+/// span in characters of `message` and its text as written, so the ledger can quote it.
+pub fn find(message: &str) -> Vec<TimeExpression> {
+    parse::find(message)
+}
+
+/// The latest moment the promise `expression` is still kept, said at `now`, in the calendar's
+/// zone; `None` when it cannot be placed on this calendar (a date that never comes, a calendar
+/// with no business day within three years).
+pub fn resolve(
+    expression: &TimeExpression,
+    now: &ZonedDateTime,
+    calendar: &Calendar,
+) -> Option<ZonedDateTime> {
+    expression.meaning.resolve(now, calendar)
+}
+
+impl Meaning {
+    /// The latest moment a promise with this meaning is still kept, said at `now` (see the
+    /// module doc for the conventions).
+    pub fn resolve(&self, now: &ZonedDateTime, calendar: &Calendar) -> Option<ZonedDateTime> {
+        resolve::resolve_meaning(self, now, calendar)
+    }
+}
+
+/// When a promise is due: what the message said and the moment it means.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "GuardDue")]
+pub struct Due {
+    /// The expression, as written and as understood.
+    pub expression: TimeExpression,
+    /// The latest moment the promise is still kept, in the workspace zone; serialised as RFC 9557
+    /// (`2025-03-14T18:00:00-03:00[America/Sao_Paulo]`: an RFC 3339 time, then the zone).
+    #[ts(type = "string")]
+    pub at: ZonedDateTime,
+}
+
+impl Due {
+    /// How the due time stands at `now`, for "due in 2 h" / "overdue 1 h".
+    pub fn countdown(&self, now: &ZonedDateTime) -> Countdown {
+        countdown(&self.at, now)
+    }
+}
+
+/// The due time of the promise in `message` when nothing says where the promise is: the first
+/// time expression that resolves. Prefer [`due_near`] with the detector's evidence, which picks
+/// the promise's own time more often (figures in the module doc).
+pub fn due(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Option<Due> {
+    find(message)
+        .into_iter()
+        .find_map(|expression| resolve(&expression, now, calendar).map(|at| Due { expression, at }))
+}
+
+/// The due time of the promise in `message` whose words are `evidence` (the detector's
+/// [`crate::Detection::evidence`]): the time expression in the same sentence as those words and
+/// nearest to them, else the first that resolves. A message often holds other times too — when
+/// the order shipped, the opening hours, the appointment — and the promise's own is the one
+/// beside it (see `corpus_tests.rs` for how often each choice is right).
+pub fn due_near(message: &str, evidence: &str, now: &ZonedDateTime, calendar: &Calendar) -> Option<Due> {
+    let found: Vec<(TimeExpression, ZonedDateTime)> =
+        find(message).into_iter().filter_map(|e| resolve(&e, now, calendar).map(|at| (e, at))).collect();
+    let expressions: Vec<TimeExpression> = found.iter().map(|(e, _)| e.clone()).collect();
+    let chosen = nearest(&expressions, message, evidence).or(expressions.first())?;
+    found.into_iter().find(|(e, _)| e == chosen).map(|(expression, at)| Due { expression, at })
+}
+
+/// The expression in the same sentence as `evidence` and nearest to it, if `evidence` occurs in
+/// `message` and its sentence has one.
+pub(crate) fn nearest<'a>(
+    expressions: &'a [TimeExpression],
+    message: &str,
+    evidence: &str,
+) -> Option<&'a TimeExpression> {
+    if evidence.trim().is_empty() {
+        return None;
+    }
+    let byte = message.find(evidence)?;
+    let start = message[..byte].chars().count();
+    let end = start + evidence.chars().count();
+    let sentence = |at: usize| -> usize {
+        message.chars().take(at).filter(|c| matches!(c, '.' | '!' | '?' | ';' | '\n')).count()
+    };
+    let own = sentence(start);
+    expressions.iter().filter(|e| sentence(e.start) == own).min_by_key(|e| {
+        if e.start >= end {
+            e.start - end
+        } else {
+            start.saturating_sub(e.end)
+        }
+    })
+}
+
+/// How far a due time is, rounded to whole minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export, rename = "GuardCountdown")]
+pub enum Countdown {
+    /// Still ahead (zero when due this very minute).
+    DueIn {
+        /// Minutes left.
+        minutes: i64,
+    },
+    /// Gone by.
+    Overdue {
+        /// Minutes since it fell due.
+        minutes: i64,
+    },
+}
+
+/// How `due` stands at `now`.
+pub fn countdown(due: &ZonedDateTime, now: &ZonedDateTime) -> Countdown {
+    let seconds = now.duration_until(due).as_secs();
+    if seconds >= 0 {
+        Countdown::DueIn { minutes: seconds / 60 }
+    } else {
+        Countdown::Overdue { minutes: (-seconds + 59) / 60 }
+    }
+}
+
+impl std::fmt::Display for Countdown {
+    /// "due in 45 min", "due in 2 h", "due in 3 d", "overdue 1 h": the largest whole unit.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (prefix, minutes) = match *self {
+            Countdown::DueIn { minutes } => ("due in", minutes),
+            Countdown::Overdue { minutes } => ("overdue", minutes),
+        };
+        if minutes < 60 {
+            write!(f, "{prefix} {minutes} min")
+        } else if minutes < 48 * 60 {
+            write!(f, "{prefix} {} h", minutes / 60)
+        } else {
+            write!(f, "{prefix} {} d", minutes / (24 * 60))
+        }
+    }
+}

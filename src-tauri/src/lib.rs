@@ -4,16 +4,77 @@
 //! and map its error to the one IPC error shape; events from the application's bus are forwarded
 //! to the window.
 
+mod ipc;
+
 mod commands;
 mod error;
 mod events;
 mod notify;
 mod state;
 
+#[cfg(test)]
+mod bindings;
+
 use state::AppState;
 use tauri::Manager;
 
 /// Starts the desktop app. Panics only when the window system itself cannot start.
+/// Every command the window may call: the Tauri handler and, for the bindings test, their names.
+macro_rules! registered {
+    ($($module:ident :: $name:ident),* $(,)?) => {
+        fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(commands::$module::$name),*]
+        }
+
+        #[cfg(test)]
+        const REGISTERED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+registered![
+    app::app_info,
+    skills::skills_list,
+    skills::skill_detail,
+    skills::skill_index,
+    skills::skill_activation,
+    skills::skill_file_text,
+    skills::skill_source,
+    skills::skill_file_data_url,
+    skills::skills_import,
+    skills::skills_pick_packages,
+    skills::skills_try_message,
+    editing::skill_versions,
+    editing::skill_diff,
+    editing::skill_restore,
+    editing::skill_activity,
+    editing::skill_preview_edit,
+    editing::skill_save_file,
+    editing::skill_create,
+    editing::skill_remove_file,
+    editing::skill_delete,
+    catalog::catalog_list,
+    catalog::catalog_install,
+    catalog::catalog_remove_override,
+    cases::cases_list,
+    cases::cases_counts,
+    cases::case_get,
+    cases::case_mark_read,
+    cases::case_reply,
+    cases::delivery_retry,
+    cases::outbox_status,
+    dialog::pick_folder,
+    settings::settings_get,
+    settings::settings_set_skills_dir,
+    settings::settings_set_api_port,
+    settings::settings_set_policy,
+    settings::settings_set_language,
+    settings::settings_set_theme,
+    settings::settings_set_endpoint,
+    settings::settings_test_endpoint,
+    settings::settings_generate_secret,
+    settings::settings_rotate_token
+];
+
 pub fn run() {
     let state = match AppState::start() {
         Ok(state) => state,
@@ -33,49 +94,7 @@ pub fn run() {
         })
         .plugin(tauri_plugin_dialog::init())
         .manage(state)
-        .invoke_handler(tauri::generate_handler![
-            commands::app::app_info,
-            commands::skills::skills_list,
-            commands::skills::skill_detail,
-            commands::skills::skill_index,
-            commands::skills::skill_activation,
-            commands::skills::skill_file_text,
-            commands::skills::skill_source,
-            commands::skills::skill_file_data_url,
-            commands::skills::skills_import,
-            commands::skills::skills_pick_packages,
-            commands::skills::skills_try_message,
-            commands::editing::skill_versions,
-            commands::editing::skill_diff,
-            commands::editing::skill_restore,
-            commands::editing::skill_activity,
-            commands::editing::skill_preview_edit,
-            commands::editing::skill_save_file,
-            commands::editing::skill_create,
-            commands::editing::skill_remove_file,
-            commands::editing::skill_delete,
-            commands::catalog::catalog_list,
-            commands::catalog::catalog_install,
-            commands::catalog::catalog_remove_override,
-            commands::cases::cases_list,
-            commands::cases::cases_counts,
-            commands::cases::case_get,
-            commands::cases::case_mark_read,
-            commands::cases::case_reply,
-            commands::cases::delivery_retry,
-            commands::cases::outbox_status,
-            commands::dialog::pick_folder,
-            commands::settings::settings_get,
-            commands::settings::settings_set_skills_dir,
-            commands::settings::settings_set_api_port,
-            commands::settings::settings_set_policy,
-            commands::settings::settings_set_language,
-            commands::settings::settings_set_theme,
-            commands::settings::settings_set_endpoint,
-            commands::settings::settings_test_endpoint,
-            commands::settings::settings_generate_secret,
-            commands::settings::settings_rotate_token,
-        ])
+        .invoke_handler(handler())
         .build(tauri::generate_context!())
         .expect("error while building the Skillcase window");
     app.run(|handle, event| {

@@ -1,12 +1,14 @@
 //! App-wide facts for the shell (status line).
 
+use crate::ipc::ipc;
 use skillcase_application::info::AppInfo;
 use tauri::State;
 
-use crate::{error::IpcError, state::AppState};
+use crate::state::AppState;
 
-/// Where data and skills live, and whether the local API listens.
-#[tauri::command]
-pub async fn app_info(state: State<'_, AppState>) -> Result<AppInfo, IpcError> {
-    Ok(state.host().info().await)
+ipc! {
+    /// Where data and skills live, and whether the local API listens.
+    fn app_info(state: State<'_, AppState>) -> AppInfo {
+        Ok(state.host().info().await)
+    }
 }

@@ -7,3 +7,13 @@ pub mod dialog;
 pub mod editing;
 pub mod settings;
 pub mod skills;
+
+/// Every command's declaration, for the generated TypeScript bindings.
+#[cfg(test)]
+pub fn signatures() -> Vec<crate::ipc::Signature> {
+    [app::signatures(), cases::signatures(), catalog::signatures(), dialog::signatures()]
+        .into_iter()
+        .chain([editing::signatures(), settings::signatures(), skills::signatures()])
+        .flatten()
+        .collect()
+}

@@ -2,92 +2,70 @@
 //! endpoint, rotate the API token. Each save applies at once and announces `settings-changed`;
 //! every command answers with the view as it now stands.
 
+use crate::ipc::ipc;
 use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
 use skillcase_application::domain::skill::policy::Policy;
 use skillcase_application::settings::SettingsView;
 use tauri::State;
 
-use crate::{error::IpcError, state::AppState};
+use crate::state::AppState;
 
-/// Everything Settings shows.
-#[tauri::command]
-pub async fn settings_get(state: State<'_, AppState>) -> Result<SettingsView, IpcError> {
-    Ok(state.host().settings_view().await?)
-}
+ipc! {
+    /// Everything Settings shows.
+    fn settings_get(state: State<'_, AppState>) -> SettingsView {
+        Ok(state.host().settings_view().await?)
+    }
 
-/// Saves the skills directory (`None`: back to the default) and serves it at once.
-#[tauri::command]
-pub async fn settings_set_skills_dir(
-    state: State<'_, AppState>,
-    path: Option<String>,
-) -> Result<SettingsView, IpcError> {
-    state.app().set_skills_dir(path).await?;
-    settings_get(state).await
-}
+    /// Saves the skills directory (`None`: back to the default) and serves it at once.
+    fn settings_set_skills_dir(state: State<'_, AppState>, path: Option<String>) -> SettingsView {
+        state.app().set_skills_dir(path).await?;
+        settings_get(state).await
+    }
 
-/// Moves the local API to `port` (the old port keeps serving if the new one cannot be bound).
-#[tauri::command]
-pub async fn settings_set_api_port(state: State<'_, AppState>, port: u32) -> Result<SettingsView, IpcError> {
-    state.host().set_api_port(port).await?;
-    settings_get(state).await
-}
+    /// Moves the local API to `port` (the old port keeps serving if the new one cannot be bound).
+    fn settings_set_api_port(state: State<'_, AppState>, port: u32) -> SettingsView {
+        state.host().set_api_port(port).await?;
+        settings_get(state).await
+    }
 
-/// Saves the import policy and re-validates every skill under it.
-#[tauri::command]
-pub async fn settings_set_policy(
-    state: State<'_, AppState>,
-    policy: Policy,
-) -> Result<SettingsView, IpcError> {
-    state.app().set_policy(policy).await?;
-    settings_get(state).await
-}
+    /// Saves the import policy and re-validates every skill under it.
+    fn settings_set_policy(state: State<'_, AppState>, policy: Policy) -> SettingsView {
+        state.app().set_policy(policy).await?;
+        settings_get(state).await
+    }
 
-/// Saves the UI language.
-#[tauri::command]
-pub async fn settings_set_language(
-    state: State<'_, AppState>,
-    language: String,
-) -> Result<SettingsView, IpcError> {
-    state.app().set_language(language).await?;
-    settings_get(state).await
-}
+    /// Saves the UI language.
+    fn settings_set_language(state: State<'_, AppState>, language: String) -> SettingsView {
+        state.app().set_language(language).await?;
+        settings_get(state).await
+    }
 
-/// Saves the theme.
-#[tauri::command]
-pub async fn settings_set_theme(state: State<'_, AppState>, theme: String) -> Result<SettingsView, IpcError> {
-    state.app().set_theme(theme).await?;
-    settings_get(state).await
-}
+    /// Saves the theme.
+    fn settings_set_theme(state: State<'_, AppState>, theme: String) -> SettingsView {
+        state.app().set_theme(theme).await?;
+        settings_get(state).await
+    }
 
-/// Saves the agent endpoint; waiting replies go out at once.
-#[tauri::command]
-pub async fn settings_set_endpoint(
-    state: State<'_, AppState>,
-    input: EndpointInput,
-) -> Result<SettingsView, IpcError> {
-    state.app().set_endpoint(input).await?;
-    settings_get(state).await
-}
+    /// Saves the agent endpoint; waiting replies go out at once.
+    fn settings_set_endpoint(state: State<'_, AppState>, input: EndpointInput) -> SettingsView {
+        state.app().set_endpoint(input).await?;
+        settings_get(state).await
+    }
 
-/// Sends a signed ping to the endpoint in the form (saved or not).
-#[tauri::command]
-pub async fn settings_test_endpoint(
-    state: State<'_, AppState>,
-    input: EndpointInput,
-) -> Result<PingOutcome, IpcError> {
-    Ok(state.app().test_endpoint(input).await?)
-}
+    /// Sends a signed ping to the endpoint in the form (saved or not).
+    fn settings_test_endpoint(state: State<'_, AppState>, input: EndpointInput) -> PingOutcome {
+        Ok(state.app().test_endpoint(input).await?)
+    }
 
-/// A fresh webhook secret for the endpoint form.
-#[tauri::command]
-pub fn settings_generate_secret(state: State<'_, AppState>) -> String {
-    state.app().generate_secret()
-}
+    /// A fresh webhook secret for the endpoint form.
+    fn settings_generate_secret(state: State<'_, AppState>) -> String {
+        Ok(state.app().generate_secret())
+    }
 
-/// Replaces the API token; the old one stops working at once.
-#[tauri::command]
-pub async fn settings_rotate_token(state: State<'_, AppState>) -> Result<SettingsView, IpcError> {
-    state.app().rotate_token().await?;
-    settings_get(state).await
+    /// Replaces the API token; the old one stops working at once.
+    fn settings_rotate_token(state: State<'_, AppState>) -> SettingsView {
+        state.app().rotate_token().await?;
+        settings_get(state).await
+    }
 }

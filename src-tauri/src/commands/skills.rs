@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use crate::ipc::ipc;
 use skillcase_application::domain::common::ErrorBody;
 use skillcase_application::domain::library::activations::MatchOutcome;
 use skillcase_application::domain::library::{ImportReport, SkillDetail, SkillPage, SkillQuery};
@@ -13,90 +14,59 @@ use tauri_plugin_dialog::DialogExt;
 
 use crate::{error::IpcError, state::AppState};
 
-/// One page of the library list.
-#[tauri::command]
-pub async fn skills_list(state: State<'_, AppState>, query: SkillQuery) -> Result<SkillPage, IpcError> {
-    Ok(state.app().list_skills(query).await?)
-}
+ipc! {
+    /// One page of the library list.
+    fn skills_list(state: State<'_, AppState>, query: SkillQuery) -> SkillPage {
+        Ok(state.app().list_skills(query).await?)
+    }
 
-/// One skill's detail.
-#[tauri::command]
-pub async fn skill_detail(state: State<'_, AppState>, name: String) -> Result<SkillDetail, IpcError> {
-    Ok(state.app().skill_detail(name).await?)
-}
+    /// One skill's detail.
+    fn skill_detail(state: State<'_, AppState>, name: String) -> SkillDetail {
+        Ok(state.app().skill_detail(name).await?)
+    }
 
-/// Level 1, the index, in `format`.
-#[tauri::command]
-pub async fn skill_index(state: State<'_, AppState>, format: IndexFormat) -> Result<Index, IpcError> {
-    Ok(state.app().skills_index(format).await?)
-}
+    /// Level 1, the index, in `format`.
+    fn skill_index(state: State<'_, AppState>, format: IndexFormat) -> Index {
+        Ok(state.app().skills_index(format).await?)
+    }
 
-/// Level 2 of a skill for the reviewer (nothing recorded).
-#[tauri::command]
-pub async fn skill_activation(
-    state: State<'_, AppState>,
-    name: String,
-    task: Option<String>,
-) -> Result<String, IpcError> {
-    Ok(state.app().preview_activation(name, task).await?)
-}
+    /// Level 2 of a skill for the reviewer (nothing recorded).
+    fn skill_activation(state: State<'_, AppState>, name: String, task: Option<String>) -> String {
+        Ok(state.app().preview_activation(name, task).await?)
+    }
 
-/// Level 3 of one file for the reviewer.
-#[tauri::command]
-pub async fn skill_file_text(
-    state: State<'_, AppState>,
-    name: String,
-    path: String,
-) -> Result<String, IpcError> {
-    Ok(state.app().preview_file(name, path).await?)
-}
+    /// Level 3 of one file for the reviewer.
+    fn skill_file_text(state: State<'_, AppState>, name: String, path: String) -> String {
+        Ok(state.app().preview_file(name, path).await?)
+    }
 
-/// A file of the live version as text, for the editor.
-#[tauri::command]
-pub async fn skill_source(
-    state: State<'_, AppState>,
-    name: String,
-    path: String,
-) -> Result<String, IpcError> {
-    Ok(state.app().skill_source(name, path).await?)
-}
+    /// A file of the live version as text, for the editor.
+    fn skill_source(state: State<'_, AppState>, name: String, path: String) -> String {
+        Ok(state.app().skill_source(name, path).await?)
+    }
 
-/// An image of the live version as a `data:` URL.
-#[tauri::command]
-pub async fn skill_file_data_url(
-    state: State<'_, AppState>,
-    name: String,
-    path: String,
-) -> Result<String, IpcError> {
-    Ok(state.app().skill_file_data_url(name, path).await?)
-}
+    /// An image of the live version as a `data:` URL.
+    fn skill_file_data_url(state: State<'_, AppState>, name: String, path: String) -> String {
+        Ok(state.app().skill_file_data_url(name, path).await?)
+    }
 
-/// Imports a dropped or picked package (`.zip`/`.skill`) or skill folder.
-#[tauri::command]
-pub async fn skills_import(state: State<'_, AppState>, path: PathBuf) -> Result<ImportReport, IpcError> {
-    Ok(state.app().import_skill(path, false).await?)
-}
+    /// Imports a dropped or picked package (`.zip`/`.skill`) or skill folder.
+    fn skills_import(state: State<'_, AppState>, path: PathBuf) -> ImportReport {
+        Ok(state.app().import_skill(path, false).await?)
+    }
 
-/// The native file picker for packages (some Linux file managers' drops are unreliable).
-#[tauri::command]
-pub async fn skills_pick_packages(
-    app: AppHandle,
-    title: String,
-    filter_name: String,
-) -> Result<Vec<PathBuf>, IpcError> {
-    let chosen = tauri::async_runtime::spawn_blocking(move || {
-        app.dialog().file().set_title(title).add_filter(filter_name, &["zip", "skill"]).blocking_pick_files()
-    })
-    .await
-    .map_err(|err| IpcError::from(ErrorBody::new("task_failed", err.to_string())))?;
-    Ok(chosen.unwrap_or_default().into_iter().filter_map(|p| p.into_path().ok()).collect())
-}
+    /// The native file picker for packages (some Linux file managers' drops are unreliable).
+    fn skills_pick_packages(app: AppHandle, title: String, filter_name: String) -> Vec<PathBuf> {
+        let chosen = tauri::async_runtime::spawn_blocking(move || {
+            app.dialog().file().set_title(title).add_filter(filter_name, &["zip", "skill"]).blocking_pick_files()
+        })
+        .await
+        .map_err(|err| IpcError::from(ErrorBody::new("task_failed", err.to_string())))?;
+        Ok(chosen.unwrap_or_default().into_iter().filter_map(|p| p.into_path().ok()).collect())
+    }
 
-/// What a message would fire (nothing recorded).
-#[tauri::command]
-pub async fn skills_try_message(
-    state: State<'_, AppState>,
-    message: String,
-) -> Result<MatchOutcome, IpcError> {
-    Ok(state.app().try_message(message).await?)
+    /// What a message would fire (nothing recorded).
+    fn skills_try_message(state: State<'_, AppState>, message: String) -> MatchOutcome {
+        Ok(state.app().try_message(message).await?)
+    }
 }

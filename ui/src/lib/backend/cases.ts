@@ -1,5 +1,6 @@
 // The case inbox and case detail: typed commands and the `case-opened` / `case-changed` events.
-import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { UnlistenFn } from "@tauri-apps/api/event";
+import { listenTo } from "../bindings/events";
 import type { CaseFilter } from "../bindings/CaseFilter";
 import type { CasePage } from "../bindings/CasePage";
 import type { CaseListItem } from "../bindings/CaseListItem";
@@ -14,8 +15,7 @@ import type { HumanAction } from "../bindings/HumanAction";
 import type { OutboxStatus } from "../bindings/OutboxStatus";
 import type { EndpointHealth } from "../bindings/EndpointHealth";
 import type { TabCounts } from "../bindings/TabCounts";
-import type { DomainEvent } from "../bindings/DomainEvent";
-import { call } from "./core";
+import * as commands from "../bindings/commands";
 
 export type {
   Case,
@@ -36,52 +36,50 @@ export type {
 
 /** One inbox page (tab, search, status, dates, offset, limit). */
 export function listCases(filter: CaseFilter): Promise<CasePage> {
-  return call<CasePage>("cases_list", { filter });
+  return commands.casesList({ filter });
 }
 
 /** Cases per tab and unread cases waiting on the person. */
 export function caseCounts(): Promise<TabCounts> {
-  return call<TabCounts>("cases_counts");
+  return commands.casesCounts();
 }
 
 /** One case with its timeline and deliveries. */
 export function getCase(id: string): Promise<CaseWithTimeline> {
-  return call<CaseWithTimeline>("case_get", { id });
+  return commands.caseGet({ id });
 }
 
 /** Marks a case read (opened) or unread again. */
 export function markCaseRead(id: string, read: boolean): Promise<void> {
-  return call<void>("case_mark_read", { id, read });
+  return commands.caseMarkRead({ id, read });
 }
 
 /** The person's answer; returns the case as it now stands. */
 export function replyToCase(id: string, action: HumanAction, text: string): Promise<CaseWithTimeline> {
-  return call<CaseWithTimeline>("case_reply", { id, action, text });
+  return commands.caseReply({ id, action, text });
 }
 
 /** Sends a failed or dead delivery again. */
 export function retryDelivery(id: string): Promise<Delivery> {
-  return call<Delivery>("delivery_retry", { id });
+  return commands.deliveryRetry({ id });
 }
 
 /** Whether replies reach the agent endpoint (the banner). */
 export function outboxStatus(): Promise<OutboxStatus> {
-  return call<OutboxStatus>("outbox_status");
+  return commands.outboxStatus();
 }
-
-type CaseEventPayload = Extract<DomainEvent, { kind: "case_opened" | "case_changed" }>;
 
 /** Calls `handler` with the id of each case the agent or the guardrail opens. */
 export function onCaseOpened(handler: (id: string) => void): Promise<UnlistenFn> {
-  return listen<CaseEventPayload>("case-opened", (event) => handler(event.payload.id));
+  return listenTo("case-opened", (event) => handler(event.id));
 }
 
 /** Calls `handler` with the id of each case whose status, timeline or delivery changed. */
 export function onCaseChanged(handler: (id: string) => void): Promise<UnlistenFn> {
-  return listen<CaseEventPayload>("case-changed", (event) => handler(event.payload.id));
+  return listenTo("case-changed", (event) => handler(event.id));
 }
 
 /** Calls `handler` when events were dropped and every view should reload. */
 export function onEventsLagged(handler: () => void): Promise<UnlistenFn> {
-  return listen("events-lagged", () => handler());
+  return listenTo("events-lagged", () => handler());
 }

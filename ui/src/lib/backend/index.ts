@@ -1,8 +1,10 @@
-// The only way components reach Rust: typed functions per area, re-exported here. Types come
-// from `../bindings`, generated from Rust by ts-rs — never written by hand. Tests mock this
+// The only way components reach Rust: typed functions per area, re-exported here. They call the
+// command functions and events generated from the Rust declarations (`../bindings/commands.ts`,
+// `../bindings/events.ts`); the types come from ts-rs — never written by hand. Tests mock this
 // module (`vi.mock("$lib/backend")`).
 export type { ErrorBody } from "../bindings/ErrorBody";
-export { toErrorBody } from "./core";
+export type { ErrorCode } from "../bindings/ErrorCode";
+export { hasCode, toErrorBody } from "./core";
 export * from "./app";
 export * from "./skills";
 export * from "./cases";

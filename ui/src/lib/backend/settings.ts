@@ -1,68 +1,69 @@
 // The Settings screen's commands and the `settings-changed` event.
-import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { UnlistenFn } from "@tauri-apps/api/event";
+import { listenTo } from "../bindings/events";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { EndpointInput } from "../bindings/EndpointInput";
 import type { PingOutcome } from "../bindings/PingOutcome";
 import type { Policy } from "../bindings/Policy";
 import type { Language } from "../bindings/Language";
 import type { Theme } from "../bindings/Theme";
-import { call } from "./core";
+import * as commands from "../bindings/commands";
 
 export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme };
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
-  return call<SettingsView>("settings_get");
+  return commands.settingsGet();
 }
 
 /** Saves the skills directory (`null` = the default) and serves it at once. */
 export function setSkillsDir(path: string | null): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_skills_dir", { path });
+  return commands.settingsSetSkillsDir({ path });
 }
 
 /** Moves the local API to `port`; refused (and the API left where it was) when it is taken. */
 export function setApiPort(port: number): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_api_port", { port });
+  return commands.settingsSetApiPort({ port });
 }
 
 /** Saves the import policy and limits. */
 export function setPolicy(policy: Policy): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_policy", { policy });
+  return commands.settingsSetPolicy({ policy });
 }
 
 /** Saves the UI language. */
 export function setLanguage(language: Language): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_language", { language });
+  return commands.settingsSetLanguage({ language });
 }
 
 /** Saves the theme. */
 export function setTheme(theme: Theme): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_theme", { theme });
+  return commands.settingsSetTheme({ theme });
 }
 
 /** Saves the agent endpoint. */
 export function setEndpoint(input: EndpointInput): Promise<SettingsView> {
-  return call<SettingsView>("settings_set_endpoint", { input });
+  return commands.settingsSetEndpoint({ input });
 }
 
 /** Pings the endpoint as typed, saved or not. */
 export function testEndpoint(input: EndpointInput): Promise<PingOutcome> {
-  return call<PingOutcome>("settings_test_endpoint", { input });
+  return commands.settingsTestEndpoint({ input });
 }
 
 /** A fresh random signing secret. */
 export function generateSecret(): Promise<string> {
-  return call<string>("settings_generate_secret");
+  return commands.settingsGenerateSecret();
 }
 
 /** Replaces the API token. */
 export function rotateToken(): Promise<SettingsView> {
-  return call<SettingsView>("settings_rotate_token");
+  return commands.settingsRotateToken();
 }
 
 /** Calls `handler` whenever a setting changes (from this window or another). */
 export function onSettingsChanged(handler: () => void): Promise<UnlistenFn> {
-  return listen("settings-changed", () => handler());
+  return listenTo("settings-changed", () => handler());
 }
 
 /** Puts text on the clipboard: the clipboard API, else a hidden text area and `copy`. */

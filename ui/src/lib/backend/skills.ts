@@ -1,6 +1,8 @@
 // The skills library and catalog over IPC, plus the events that keep their screens live.
-// Commands are in src-tauri/src/commands/{skills,catalog}.rs; every type is generated from Rust.
-import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+// Commands are declared in src-tauri/src/commands/; their functions and every type are generated
+// from Rust (`../bindings/commands.ts`).
+import type { UnlistenFn } from "@tauri-apps/api/event";
+import { listenTo } from "../bindings/events";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { DayCount } from "../bindings/DayCount";
@@ -15,7 +17,7 @@ import type { SkillPage } from "../bindings/SkillPage";
 import type { SkillQuery } from "../bindings/SkillQuery";
 import type { SkillSummary } from "../bindings/SkillSummary";
 import type { VersionInfo } from "../bindings/VersionInfo";
-import { call } from "./core";
+import * as commands from "../bindings/commands";
 
 export type {
   CatalogEntry,
@@ -35,132 +37,132 @@ export type {
 
 /** One page of the skills list for a search and filters, sorted by name. */
 export function listSkills(query: SkillQuery): Promise<SkillPage> {
-  return call<SkillPage>("skills_list", { query });
+  return commands.skillsList({ query });
 }
 
 /** Everything the skill screen shows about one skill. */
 export function skillDetail(name: string): Promise<SkillDetail> {
-  return call<SkillDetail>("skill_detail", { name });
+  return commands.skillDetail({ name });
 }
 
 /** Level 1: the index of every visible skill, as the agent's prompt holds it. */
 export function skillIndex(format: IndexFormat): Promise<Index> {
-  return call<Index>("skill_index", { format });
+  return commands.skillIndex({ format });
 }
 
 /** Level 2: what `read_skill(name, task?)` returns. */
 export function skillActivation(name: string, task: string | null): Promise<string> {
-  return call<string>("skill_activation", { name, task });
+  return commands.skillActivation({ name, task });
 }
 
 /** Level 3: one support file's text, as `read_skill_file` returns it. */
 export function skillFileText(name: string, path: string): Promise<string> {
-  return call<string>("skill_file_text", { name, path });
+  return commands.skillFileText({ name, path });
 }
 
 /** An image or other file of the skill as a `data:` URL, for the preview (images only). */
 export function skillFileDataUrl(name: string, path: string): Promise<string> {
-  return call<string>("skill_file_data_url", { name, path });
+  return commands.skillFileDataUrl({ name, path });
 }
 
 /** Which skills a customer message fires; nothing is recorded. */
 export function tryMessage(message: string): Promise<MatchOutcome> {
-  return call<MatchOutcome>("skills_try_message", { message });
+  return commands.skillsTryMessage({ message });
 }
 
 /** The text of any text file of a skill (`SKILL.md`, `skill.config.yaml`, references), for the editor. */
 export function skillSource(name: string, path: string): Promise<string> {
-  return call<string>("skill_source", { name, path });
+  return commands.skillSource({ name, path });
 }
 
 /** Validates `text` as the new content of `path` without writing anything: the editor's live check. */
 export function previewEdit(name: string, path: string, text: string): Promise<Finding[]> {
-  return call<Finding[]>("skill_preview_edit", { name, path, text });
+  return commands.skillPreviewEdit({ name, path, text });
 }
 
 /** Writes `text` to `path` (refused with findings when it would make the skill invalid). */
 export function saveSkillFile(name: string, path: string, text: string): Promise<SkillDetail> {
-  return call<SkillDetail>("skill_save_file", { name, path, text });
+  return commands.skillSaveFile({ name, path, text });
 }
 
 /** Creates a new local skill from the template. */
 export function createSkill(name: string, description: string): Promise<SkillDetail> {
-  return call<SkillDetail>("skill_create", { name, description });
+  return commands.skillCreate({ name, description });
 }
 
 /** Removes a support file from a skill. */
 export function removeSkillFile(name: string, path: string): Promise<SkillDetail> {
-  return call<SkillDetail>("skill_remove_file", { name, path });
+  return commands.skillRemoveFile({ name, path });
 }
 
 /** Deletes a local skill's folder (its versions stay in the history). */
 export function deleteSkill(name: string): Promise<void> {
-  return call<void>("skill_delete", { name });
+  return commands.skillDelete({ name });
 }
 
 /** Imports one `.zip`/`.skill` package or skill folder by absolute path. */
 export function importSkill(path: string): Promise<ImportReport> {
-  return call<ImportReport>("skills_import", { path });
+  return commands.skillsImport({ path });
 }
 
 /** Opens the native file dialog for packages; resolves with the chosen paths (empty when cancelled). */
 export function pickPackages(title: string, filterName: string): Promise<string[]> {
-  return call<string[]>("skills_pick_packages", { title, filterName });
+  return commands.skillsPickPackages({ title, filterName });
 }
 
 /** Every recorded version of a skill, newest first. */
 export function skillVersions(name: string): Promise<VersionInfo[]> {
-  return call<VersionInfo[]>("skill_versions", { name });
+  return commands.skillVersions({ name });
 }
 
 /** File-by-file differences from version `from` to version `to`. */
 export function skillDiff(name: string, from: number, to: number): Promise<FileDiff[]> {
-  return call<FileDiff[]>("skill_diff", { name, from, to });
+  return commands.skillDiff({ name, from, to });
 }
 
 /** Makes `version` live again (rewrites the folder); resolves with the new live version. */
 export function restoreVersion(name: string, version: number): Promise<VersionInfo> {
-  return call<VersionInfo>("skill_restore", { name, version });
+  return commands.skillRestore({ name, version });
 }
 
 /** Activations per day (hard and probe) over the last `days` days. */
 export function skillActivity(name: string, days: number): Promise<DayCount[]> {
-  return call<DayCount[]>("skill_activity", { name, days });
+  return commands.skillActivity({ name, days });
 }
 
 /** Catalog skills and how each stands in the library. */
 export function listCatalog(): Promise<CatalogEntry[]> {
-  return call<CatalogEntry[]>("catalog_list");
+  return commands.catalogList();
 }
 
 /** Copies a catalog skill into the skills directory. */
 export function installCatalogSkill(name: string): Promise<SkillDetail> {
-  return call<SkillDetail>("catalog_install", { name });
+  return commands.catalogInstall({ name });
 }
 
 /** Deletes the local copy that shadows a catalog skill, bringing the catalog version back. */
 export function removeOverride(name: string): Promise<void> {
-  return call<void>("catalog_remove_override", { name });
+  return commands.catalogRemoveOverride({ name });
 }
 
 /** Skill folders changed (`skill-changed` / `skill-removed`) or the view fell behind (`events-lagged`). */
 export async function onSkillsChanged(handler: (change: { kind: "changed" | "removed" | "lagged"; name?: string }) => void): Promise<UnlistenFn> {
   const offs = await Promise.all([
-    listen<{ name: string }>("skill-changed", (e) => handler({ kind: "changed", name: e.payload.name })),
-    listen<{ name: string }>("skill-removed", (e) => handler({ kind: "removed", name: e.payload.name })),
-    listen("events-lagged", () => handler({ kind: "lagged" })),
+    listenTo("skill-changed", (e) => handler({ kind: "changed", name: e.name })),
+    listenTo("skill-removed", (e) => handler({ kind: "removed", name: e.name })),
+    listenTo("events-lagged", () => handler({ kind: "lagged" })),
   ]);
   return () => offs.forEach((off) => off());
 }
 
 /** Progress of the start-up scan of a large skills directory. */
 export function onScanProgress(handler: (progress: { done: number; total: number }) => void): Promise<UnlistenFn> {
-  return listen<{ done: number; total: number }>("scan-progress", (e) => handler(e.payload));
+  return listenTo("scan-progress", (e) => handler({ done: e.done, total: e.total }));
 }
 
 /** The skills directory became unreadable (with why) or came back. */
 export function onSkillsDirStatus(handler: (status: { available: boolean; message: string | null }) => void): Promise<UnlistenFn> {
-  return listen<{ available: boolean; message: string | null }>("skills-dir-status", (e) => handler(e.payload));
+  return listenTo("skills-dir-status", (e) => handler({ available: e.available, message: e.message }));
 }
 
 /** What a drag over the window is doing: files entering, dropped (with absolute paths), or leaving. */

@@ -11,7 +11,7 @@ use skillcase_library::{
     CatalogEntry, DayCount, FileDiff, GcReport, ImportReport, Library, LibraryError, SkillDetail, SkillPage,
     SkillQuery, VersionInfo,
 };
-use skillcase_skill::disclosure::{Index, IndexFormat, DEFAULT_BUDGET};
+use skillcase_skill::disclosure::{Activation, Index, IndexFormat, DEFAULT_BUDGET};
 use skillcase_skill::finding::Finding;
 
 use crate::App;
@@ -50,9 +50,14 @@ impl App {
         self.on_library(move |lib| Ok(lib.index(format, DEFAULT_BUDGET))).await
     }
 
-    /// Level 2, what activating the skill returns, for the reviewer (nothing recorded).
-    pub async fn preview_activation(&self, name: String, task: Option<String>) -> Result<String, ErrorBody> {
-        self.on_library(move |lib| lib.level2(&name, task.as_deref())).await
+    /// Level 2, what activating the skill returns, with its parts marked, for the reviewer
+    /// (nothing recorded).
+    pub async fn preview_activation(
+        &self,
+        name: String,
+        task: Option<String>,
+    ) -> Result<Activation, ErrorBody> {
+        self.on_library(move |lib| lib.level2_parts(&name, task.as_deref())).await
     }
 
     /// Level 3, one file as the agent would read it, for the reviewer (nothing recorded).

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use similar::TextDiff;
+use similar::{ChangeTag, TextDiff};
 
-use super::types::{FileChange, FileDiff, ManifestEntry};
+use super::types::{DiffHunk, DiffLine, DiffLineKind, FileChange, FileDiff, ManifestEntry};
 use super::{Library, LibraryError};
 
 /// Lines of context around each change.
@@ -47,18 +47,27 @@ impl Library {
             (None, _) => FileChange::Added,
             (_, None) => FileChange::Removed,
         };
-        let unified = if change == FileChange::Unchanged {
+        let texts = if change == FileChange::Unchanged {
             None
         } else {
             match (self.text_of(path, old)?, self.text_of(path, new)?) {
-                (Some(a), Some(b)) => Some(unified(path, &a, &b)),
+                (Some(a), Some(b)) => Some((a, b)),
                 _ => None,
             }
         };
+        let (unified, hunks) = match &texts {
+            Some((a, b)) => (Some(unified(path, a, b)), hunks(a, b)),
+            None => (None, Vec::new()),
+        };
+        let count = |kind| hunks.iter().flat_map(|h| &h.lines).filter(|l| l.kind == kind).count() as u32;
+        let (added, removed) = (count(DiffLineKind::Add), count(DiffLineKind::Del));
         Ok(FileDiff {
             path: path.to_string(),
             change,
             unified,
+            hunks,
+            added,
+            removed,
             old_size: old.map(|e| e.size),
             new_size: new.map(|e| e.size),
             old_sha256: old.map(|e| e.sha256.clone()),
@@ -79,6 +88,32 @@ impl Library {
     }
 }
 
+/// The changes as hunks of numbered lines (the same hunks as [`unified`]).
+fn hunks(old: &str, new: &str) -> Vec<DiffHunk> {
+    let diff = TextDiff::from_lines(old, new);
+    let mut unified = diff.unified_diff();
+    unified.context_radius(CONTEXT);
+    unified
+        .iter_hunks()
+        .map(|hunk| DiffHunk {
+            header: hunk.header().to_string(),
+            lines: hunk
+                .iter_changes()
+                .map(|change| DiffLine {
+                    kind: match change.tag() {
+                        ChangeTag::Equal => DiffLineKind::Context,
+                        ChangeTag::Insert => DiffLineKind::Add,
+                        ChangeTag::Delete => DiffLineKind::Del,
+                    },
+                    text: change.value().trim_end_matches(['\n', '\r']).to_string(),
+                    old: change.old_index().map(|i| i as u32 + 1),
+                    new: change.new_index().map(|i| i as u32 + 1),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 /// A unified diff with `a/path` and `b/path` headers.
 fn unified(path: &str, old: &str, new: &str) -> String {
     TextDiff::from_lines(old, new)
@@ -86,4 +121,37 @@ fn unified(path: &str, old: &str, new: &str) -> String {
         .context_radius(CONTEXT)
         .header(&format!("a/{path}"), &format!("b/{path}"))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(kind: DiffLineKind, text: &str, old: Option<u32>, new: Option<u32>) -> DiffLine {
+        DiffLine { kind, text: text.into(), old, new }
+    }
+
+    #[test]
+    fn a_changed_line_is_one_hunk_of_numbered_lines_with_its_header() {
+        let found = hunks("a\nb\nc\n", "a\nB\nc\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].header, "@@ -1,3 +1,3 @@");
+        assert_eq!(
+            found[0].lines,
+            [
+                line(DiffLineKind::Context, "a", Some(1), Some(1)),
+                line(DiffLineKind::Del, "b", Some(2), None),
+                line(DiffLineKind::Add, "B", None, Some(2)),
+                line(DiffLineKind::Context, "c", Some(3), Some(3)),
+            ]
+        );
+    }
+
+    #[test]
+    fn changes_far_apart_are_separate_hunks_and_equal_texts_have_none() {
+        let old: String = (1..=20).map(|i| format!("{i}\n")).collect();
+        let new = old.replace("2\n", "two\n").replace("19\n", "nineteen\n");
+        assert_eq!(hunks(&old, &new).len(), 2);
+        assert!(hunks(&old, &old).is_empty());
+    }
 }

@@ -87,8 +87,17 @@ impl Library {
 
     /// Level 2: what the agent receives when it reads `name` (for `task`, when given).
     pub fn level2(&self, name: &str, task: Option<&str>) -> Result<String, LibraryError> {
+        Ok(self.level2_parts(name, task)?.text)
+    }
+
+    /// Level 2 with its parts marked (body, required, optional, route-matched), for previews.
+    pub fn level2_parts(
+        &self,
+        name: &str,
+        task: Option<&str>,
+    ) -> Result<disclosure::Activation, LibraryError> {
         let skill = self.servable_skill(name)?;
-        Ok(disclosure::activation(&skill, task, &dir_reader(&skill))?)
+        Ok(disclosure::activation_parts(&skill, task, &dir_reader(&skill))?)
     }
 
     /// Level 3: one support file of `name` as text.

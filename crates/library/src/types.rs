@@ -259,12 +259,47 @@ pub struct FileDiff {
     pub change: FileChange,
     /// A unified diff for text files (absent for binaries and unchanged files).
     pub unified: Option<String>,
+    /// The same changes as hunks of numbered lines, for the comparison view (empty for
+    /// binaries and unchanged files).
+    pub hunks: Vec<DiffHunk>,
+    /// Lines added and removed in all hunks.
+    pub added: u32,
+    pub removed: u32,
     #[ts(type = "number | null")]
     pub old_size: Option<u64>,
     #[ts(type = "number | null")]
     pub new_size: Option<u64>,
     pub old_sha256: Option<String>,
     pub new_sha256: Option<String>,
+}
+
+/// One hunk of a text file's diff: its `@@ -a,b +c,d @@` header and its lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct DiffHunk {
+    pub header: String,
+    pub lines: Vec<DiffLine>,
+}
+
+/// One line of a hunk, with its number in the old and the new file (1-based; absent on the side
+/// that does not have it). The text has no line ending.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct DiffLine {
+    pub kind: DiffLineKind,
+    pub text: String,
+    pub old: Option<u32>,
+    pub new: Option<u32>,
+}
+
+/// Whether a diff line is shared, added or removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum DiffLineKind {
+    Context,
+    Add,
+    Del,
 }
 
 /// How a file differs between two versions.

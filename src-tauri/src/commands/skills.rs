@@ -8,7 +8,7 @@ use crate::ipc::ipc;
 use skillcase_application::domain::common::ErrorBody;
 use skillcase_application::domain::library::activations::MatchOutcome;
 use skillcase_application::domain::library::{ImportReport, SkillDetail, SkillPage, SkillQuery};
-use skillcase_application::domain::skill::disclosure::{Index, IndexFormat};
+use skillcase_application::domain::skill::disclosure::{Activation, Index, IndexFormat};
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 
@@ -31,7 +31,7 @@ ipc! {
     }
 
     /// Level 2 of a skill for the reviewer (nothing recorded).
-    fn skill_activation(state: State<'_, AppState>, name: String, task: Option<String>) -> String {
+    fn skill_activation(state: State<'_, AppState>, name: String, task: Option<String>) -> Activation {
         Ok(state.app().preview_activation(name, task).await?)
     }
 

@@ -94,6 +94,41 @@ fn push_unique(into: &mut Vec<String>, paths: &[String]) {
     }
 }
 
+/// Level 2 with its structure: the exact text, and the same text cut into its parts, so a
+/// preview can mark the blocks without parsing the text again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Activation {
+    pub text: String,
+    /// The parts in order; their texts joined give `text` exactly.
+    pub segments: Vec<Segment>,
+}
+
+/// One part of a level-2 text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "ActivationSegment")]
+pub struct Segment {
+    pub kind: SegmentKind,
+    /// The exact text of this part (a part followed by another ends with its line break).
+    pub text: String,
+    /// `required` / `optional`: the listed paths; `route_matched`: the inlined documents.
+    pub paths: Vec<String>,
+}
+
+/// What a part of level 2 is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "ActivationSegmentKind")]
+pub enum SegmentKind {
+    /// The skill's instructions.
+    Body,
+    /// The blank line between two parts.
+    Gap,
+    Required,
+    Optional,
+    RouteMatched,
+}
+
 /// Renders level 2 for `skill`. `read` gives the bytes of a file by its path relative to the
 /// skill root; it is called only for route-matched documents.
 pub fn activation<E: Display>(
@@ -101,22 +136,52 @@ pub fn activation<E: Display>(
     task: Option<&str>,
     read: &dyn Fn(&str) -> Result<Vec<u8>, E>,
 ) -> Result<String, DisclosureError> {
+    Ok(activation_parts(skill, task, read)?.text)
+}
+
+/// Level 2 for `skill` with its parts (see [`activation`]).
+pub fn activation_parts<E: Display>(
+    skill: &Skill,
+    task: Option<&str>,
+    read: &dyn Fn(&str) -> Result<Vec<u8>, E>,
+) -> Result<Activation, DisclosureError> {
     let plan = activation_plan(skill, task);
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<(SegmentKind, String, Vec<String>)> = Vec::new();
     let body = trim_body(&skill.body);
     if !body.is_empty() {
-        parts.push(body.to_string());
+        parts.push((SegmentKind::Body, body.to_string(), Vec::new()));
     }
     if !plan.required.is_empty() {
-        parts.push(list_block("skill_required_references", REQUIRED_MANDATE, &plan.required));
+        let block = list_block("skill_required_references", REQUIRED_MANDATE, &plan.required);
+        parts.push((SegmentKind::Required, block, plan.required.clone()));
     }
     if !plan.optional.is_empty() {
-        parts.push(list_block("skill_optional_references", OPTIONAL_NOTE, &plan.optional));
+        let block = list_block("skill_optional_references", OPTIONAL_NOTE, &plan.optional);
+        parts.push((SegmentKind::Optional, block, plan.optional.clone()));
     }
     if !plan.route_matched.is_empty() {
-        parts.push(inlined_block(&plan.route_matched, read)?);
+        let block = inlined_block(&plan.route_matched, read)?;
+        parts.push((SegmentKind::RouteMatched, block, plan.route_matched.clone()));
     }
-    Ok(parts.join("\n\n"))
+    Ok(assemble(parts))
+}
+
+/// Joins the parts with one blank line, keeping each part (with its line break) and each gap as
+/// a segment.
+fn assemble(parts: Vec<(SegmentKind, String, Vec<String>)>) -> Activation {
+    let last = parts.len().saturating_sub(1);
+    let mut segments = Vec::with_capacity(parts.len() * 2);
+    for (i, (kind, mut text, paths)) in parts.into_iter().enumerate() {
+        if i < last {
+            text.push('\n');
+        }
+        segments.push(Segment { kind, text, paths });
+        if i < last {
+            segments.push(Segment { kind: SegmentKind::Gap, text: "\n".into(), paths: Vec::new() });
+        }
+    }
+    let text = segments.iter().map(|s| s.text.as_str()).collect();
+    Activation { text, segments }
 }
 
 /// The body without leading blank lines or trailing whitespace; indentation of the first
@@ -160,4 +225,52 @@ fn inlined_block<E: Display>(
         "<skill_route_matched_references>\n{}\n</skill_route_matched_references>",
         documents.join("\n\n")
     ))
+}
+
+#[cfg(test)]
+mod parts_tests {
+    use super::*;
+
+    fn kinds(activation: &Activation) -> Vec<SegmentKind> {
+        activation.segments.iter().map(|s| s.kind).collect()
+    }
+
+    #[test]
+    fn the_parts_joined_are_the_text_and_carry_their_paths() {
+        let parts = vec![
+            (SegmentKind::Body, "# Trocas".to_string(), vec![]),
+            (
+                SegmentKind::Required,
+                list_block("skill_required_references", REQUIRED_MANDATE, &["references/a.md".into()]),
+                vec!["references/a.md".into()],
+            ),
+            (
+                SegmentKind::Optional,
+                list_block("skill_optional_references", OPTIONAL_NOTE, &["assets/b.txt".into()]),
+                vec!["assets/b.txt".into()],
+            ),
+        ];
+        let activation = assemble(parts);
+        assert_eq!(
+            kinds(&activation),
+            [
+                SegmentKind::Body,
+                SegmentKind::Gap,
+                SegmentKind::Required,
+                SegmentKind::Gap,
+                SegmentKind::Optional
+            ]
+        );
+        assert_eq!(activation.segments.iter().map(|s| s.text.as_str()).collect::<String>(), activation.text);
+        assert!(activation.text.starts_with("# Trocas\n\n<skill_required_references>\n"));
+        assert_eq!(activation.segments[2].paths, ["references/a.md"]);
+        assert_eq!(activation.segments[4].paths, ["assets/b.txt"]);
+    }
+
+    #[test]
+    fn a_body_alone_is_one_segment_without_a_trailing_break() {
+        let activation = assemble(vec![(SegmentKind::Body, "Answer politely.".to_string(), vec![])]);
+        assert_eq!(activation.text, "Answer politely.");
+        assert_eq!(kinds(&activation), [SegmentKind::Body]);
+    }
 }

@@ -14,7 +14,9 @@ mod activation;
 mod file;
 mod index;
 
-pub use activation::{activation, activation_plan, ActivationPlan};
+pub use activation::{
+    activation, activation_parts, activation_plan, Activation, ActivationPlan, Segment, SegmentKind,
+};
 pub use file::{check_path, file};
 pub use index::{index, Index, IndexEntryInfo, IndexFormat, UnknownIndexFormat, DEFAULT_BUDGET};
 

@@ -4,8 +4,13 @@
 import type { UnlistenFn } from "@tauri-apps/api/event";
 import { listenTo } from "../bindings/events";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
+import type { Activation } from "../bindings/Activation";
+import type { ActivationSegment } from "../bindings/ActivationSegment";
+import type { ActivationSegmentKind } from "../bindings/ActivationSegmentKind";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { DayCount } from "../bindings/DayCount";
+import type { DiffHunk } from "../bindings/DiffHunk";
+import type { DiffLine } from "../bindings/DiffLine";
 import type { FileDiff } from "../bindings/FileDiff";
 import type { Finding } from "../bindings/Finding";
 import type { ImportReport } from "../bindings/ImportReport";
@@ -20,8 +25,13 @@ import type { VersionInfo } from "../bindings/VersionInfo";
 import * as commands from "../bindings/commands";
 
 export type {
+  Activation,
+  ActivationSegment,
+  ActivationSegmentKind,
   CatalogEntry,
   DayCount,
+  DiffHunk,
+  DiffLine,
   FileDiff,
   Finding,
   ImportReport,
@@ -50,8 +60,8 @@ export function skillIndex(format: IndexFormat): Promise<Index> {
   return commands.skillIndex({ format });
 }
 
-/** Level 2: what `read_skill(name, task?)` returns. */
-export function skillActivation(name: string, task: string | null): Promise<string> {
+/** Level 2: what `read_skill(name, task?)` returns, with its parts marked. */
+export function skillActivation(name: string, task: string | null): Promise<Activation> {
   return commands.skillActivation({ name, task });
 }
 

@@ -3,6 +3,7 @@
 //!
 //! - [`model`]: the case, its events and its deliveries (B1).
 //! - [`transition`]: every state change, each one transaction (B2).
+//! - [`promises`]: the promise ledger, what the agent promised on each case (D1).
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
 //!   delivers it with Standard Webhooks signatures and retries, and its settings (B3).
@@ -17,6 +18,7 @@ pub mod error;
 pub mod guard;
 pub mod model;
 pub mod outbox;
+pub mod promises;
 pub mod reads;
 pub mod repository;
 pub mod signature;

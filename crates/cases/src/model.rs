@@ -234,10 +234,12 @@ pub enum EventKind {
     Cancelled,
     AgentNotified,
     DeliveryFailed,
+    /// The agent promised the customer a follow-up (the promise ledger).
+    PromiseMade,
 }
 
 impl EventKind {
-    const ALL: [EventKind; 10] = [
+    const ALL: [EventKind; 11] = [
         EventKind::Opened,
         EventKind::HumanReplied,
         EventKind::LeadAsked,
@@ -248,6 +250,7 @@ impl EventKind {
         EventKind::Cancelled,
         EventKind::AgentNotified,
         EventKind::DeliveryFailed,
+        EventKind::PromiseMade,
     ];
 
     /// The snake_case name stored in the database.
@@ -263,6 +266,7 @@ impl EventKind {
             EventKind::Cancelled => "cancelled",
             EventKind::AgentNotified => "agent_notified",
             EventKind::DeliveryFailed => "delivery_failed",
+            EventKind::PromiseMade => "promise_made",
         }
     }
 

@@ -17,7 +17,8 @@ use super::clock;
 use super::endpoint::get_endpoint;
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseStatus, Delivery, DeliveryState, EventKind, HumanAction};
-use super::store::{append_event, delivery_from_row, get_delivery, DELIVERY_COLUMNS};
+use super::promises::{promises_of, Promise};
+use super::store::{append_event, delivery_from_row, events_for_case, get_delivery, DELIVERY_COLUMNS};
 use skillcase_store::atomic;
 
 /// What the agent does after a person resolved the case.
@@ -55,6 +56,8 @@ pub struct ReplyPayload {
     pub action: HumanAction,
     pub text: String,
     pub instruction: String,
+    /// What the agent promised the customer on this case, oldest first; all kept by this reply.
+    pub promises: Vec<Promise>,
 }
 
 /// The part of the case the agent needs to act on a reply.
@@ -71,7 +74,14 @@ pub struct PayloadCase {
 
 impl ReplyPayload {
     /// The message for a reply with `action` and `text` on `case` (as it stands after the reply).
-    pub fn new(delivery_id: &str, created_at: &str, case: &Case, action: HumanAction, text: &str) -> Self {
+    pub fn new(
+        delivery_id: &str,
+        created_at: &str,
+        case: &Case,
+        action: HumanAction,
+        text: &str,
+        promises: Vec<Promise>,
+    ) -> Self {
         ReplyPayload {
             kind: "case.replied".into(),
             id: delivery_id.into(),
@@ -87,6 +97,7 @@ impl ReplyPayload {
             action,
             text: text.into(),
             instruction: instruction(action).into(),
+            promises,
         }
     }
 }
@@ -101,7 +112,8 @@ pub(crate) fn enqueue(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let body = serde_json::to_string(&ReplyPayload::new(&id, now, case, action, text))
+    let promises = promises_of(&events_for_case(conn, &case.id)?);
+    let body = serde_json::to_string(&ReplyPayload::new(&id, now, case, action, text, promises))
         .expect("a reply payload always serialises");
     conn.execute(
         "INSERT INTO deliveries (id, case_id, event_seq, action, body, state, next_attempt_at, created_at, \

@@ -11,6 +11,7 @@ use super::model::{
     Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryState, EventKind,
     HumanAction, Lead,
 };
+use super::promises::{promises_of, PendingPromise, Promise};
 use super::reads::{unread_waiting_on_you, UNREAD_SQL};
 
 /// A case as the detail screen and `GET /v1/cases/{id}` show it.
@@ -22,6 +23,8 @@ pub struct CaseWithTimeline {
     pub events: Vec<CaseEvent>,
     /// Every delivery of a reply to the agent endpoint, oldest first.
     pub deliveries: Vec<Delivery>,
+    /// What the agent promised the customer on this case, oldest first (the promise ledger).
+    pub promises: Vec<Promise>,
 }
 
 /// The inbox tabs of SPEC C1.
@@ -47,11 +50,16 @@ impl CaseTab {
         }
     }
 
-    /// The tab's order, the same as its index's.
-    fn order(self) -> &'static str {
+    /// The tab's order: the longest-waiting first — after, on *Waiting on you*, the cases whose
+    /// promise to the customer is overdue at `now`, most overdue first.
+    fn order(self, now: &str) -> String {
         match self {
-            CaseTab::WaitingOnYou | CaseTab::WaitingOnCustomer => "waiting_since ASC, number ASC",
-            CaseTab::Closed => "closed_at DESC, number DESC",
+            CaseTab::WaitingOnYou => format!(
+                "CASE WHEN promise_due_at <= '{now}' THEN promise_due_at END IS NULL, \
+                 CASE WHEN promise_due_at <= '{now}' THEN promise_due_at END, waiting_since ASC, number ASC"
+            ),
+            CaseTab::WaitingOnCustomer => "waiting_since ASC, number ASC".into(),
+            CaseTab::Closed => "closed_at DESC, number DESC".into(),
         }
     }
 }
@@ -109,6 +117,8 @@ pub struct CaseListItem {
     pub case: Case,
     pub latest_delivery: Option<DeliveryState>,
     pub unread: bool,
+    /// The promise the case still owes the customer, if any.
+    pub promise: Option<PendingPromise>,
 }
 
 /// One page of the inbox. Open cases come longest-waiting first; closed ones most recently
@@ -138,8 +148,10 @@ pub(crate) const DELIVERY_COLUMNS: &str =
 /// The case with its whole timeline and deliveries; `case_not_found` if there is none.
 pub fn get_case(conn: &Connection, id: &str) -> Result<CaseWithTimeline, CasesError> {
     let case = find_case(conn, id)?;
+    let events = events_for_case(conn, id)?;
     Ok(CaseWithTimeline {
-        events: events_for_case(conn, id)?,
+        promises: promises_of(&events),
+        events,
         deliveries: deliveries_for_case(conn, id)?,
         case,
     })
@@ -209,15 +221,16 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         rusqlite::params_from_iter(&args),
         |r| r.get(0),
     )?;
+    let now = super::clock::now();
     let order = match filter.tab {
-        Some(tab) => tab.order(),
-        None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC",
+        Some(tab) => tab.order(&now),
+        None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC".into(),
     };
     // The page's rows are picked from the index alone (a deep offset skips index entries, not
     // whole rows), then only those rows are read with their latest delivery.
     let sql = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
-         ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1), {UNREAD_SQL} FROM cases \
+         ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1), {UNREAD_SQL}, promise_quote, promise_due_at FROM cases \
          WHERE rowid IN (SELECT rowid FROM cases {where_sql} ORDER BY {order} LIMIT {limit} OFFSET {}) \
          ORDER BY {order}",
         filter.offset
@@ -225,14 +238,19 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt.query_map(rusqlite::params_from_iter(&args), |row| {
         let latest: Option<String> = row.get(18)?;
-        Ok((case_from_row(row)?, latest, row.get::<_, bool>(19)?))
+        let promise = row.get::<_, Option<String>>(20)?.map(|quote| (quote, row.get(21)));
+        Ok((case_from_row(row)?, latest, row.get::<_, bool>(19)?, promise))
     })?;
     let mut items = Vec::new();
     for row in rows {
-        let (case, latest, unread) = row?;
+        let (case, latest, unread, promise) = row?;
         let latest_delivery =
             latest.map(|s| parse_enum("delivery state", &s, DeliveryState::parse)).transpose()?;
-        items.push(CaseListItem { case: case?, latest_delivery, unread });
+        let promise = match promise {
+            Some((quote, due_at)) => Some(PendingPromise { quote, due_at: due_at? }),
+            None => None,
+        };
+        items.push(CaseListItem { case: case?, latest_delivery, unread, promise });
     }
     Ok(CasePage { items, total, offset: filter.offset, limit, counts: tab_counts(conn)? })
 }

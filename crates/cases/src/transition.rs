@@ -161,6 +161,7 @@ pub fn reply(
                 &json!({ "reply_seq": seq }),
             )?;
         }
+        crate::promises::keep_promises(tx, case_id)?;
         let case = find_case(tx, case_id)?;
         let delivery = outbox::enqueue(tx, &case, action, text, seq, &now)?;
         Ok((case, delivery))

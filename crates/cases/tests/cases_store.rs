@@ -117,6 +117,7 @@ fn the_reply_payload_is_exactly_the_spec_shape() {
         &case,
         HumanAction::NeedLeadInfo,
         "Ask for the last 4 digits of the card.",
+        vec![],
     );
     assert_eq!(
         serde_json::to_string(&payload).unwrap(),
@@ -127,7 +128,7 @@ fn the_reply_payload_is_exactly_the_spec_shape() {
             r#""summary":"The lead was charged twice for order 5512 and wants one charge refunded.","#,
             r#""status":"awaiting_lead"},"action":"need_lead_info","text":"Ask for the last 4 digits of the card.","#,
             r#""instruction":"Ask the lead for exactly the information described in `text`, then call provide-update "#,
-            r#"on this case with the lead's answer."}"#
+            r#"on this case with the lead's answer.","promises":[]}"#
         )
     );
 }
@@ -152,8 +153,14 @@ fn the_stored_delivery_body_is_the_payload_of_the_case_after_the_reply() {
     let (case, delivery) = reply(&conn, &id, HumanAction::Resolved, "Refund issued.", "Ana").unwrap();
     let body: String =
         conn.query_row("SELECT body FROM deliveries WHERE id = ?1", [&delivery.id], |r| r.get(0)).unwrap();
-    let expected =
-        ReplyPayload::new(&delivery.id, &delivery.created_at, &case, HumanAction::Resolved, "Refund issued.");
+    let expected = ReplyPayload::new(
+        &delivery.id,
+        &delivery.created_at,
+        &case,
+        HumanAction::Resolved,
+        "Refund issued.",
+        vec![],
+    );
     assert_eq!(body, serde_json::to_string(&expected).unwrap());
     assert!(body.contains(r#""status":"resolved""#));
 }

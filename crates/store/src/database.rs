@@ -46,6 +46,8 @@ pub struct Database {
     idle: Mutex<Vec<Connection>>,
     /// Transactions the writer has committed, for diagnostics and the group-commit tests.
     commits: Arc<AtomicU64>,
+    /// Writes submitted and not yet taken by the writer.
+    queued: Arc<AtomicU64>,
 }
 
 impl Database {
@@ -55,10 +57,11 @@ impl Database {
         let conn = db::open(path)?;
         let (jobs, queue) = mpsc::channel::<Job>();
         let commits = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&commits);
+        let queued = Arc::new(AtomicU64::new(0));
+        let counters = (Arc::clone(&commits), Arc::clone(&queued));
         let writer = std::thread::Builder::new()
             .name("skillcase-db-writer".into())
-            .spawn(move || write_loop(conn, queue, &counted))
+            .spawn(move || write_loop(conn, queue, &counters.0, &counters.1))
             .map_err(|e| DbError::Open {
                 path: path.display().to_string(),
                 source: rusqlite::Error::InvalidPath(format!("cannot start the writer thread: {e}").into()),
@@ -69,12 +72,18 @@ impl Database {
             writer: Mutex::new(Some(writer)),
             idle: Mutex::new(Vec::new()),
             commits,
+            queued,
         }))
     }
 
     /// How many transactions the writer has committed so far (each holds one or more writes).
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::Relaxed)
+    }
+
+    /// How many writes wait for the writer right now (submitted, not yet taken into a batch).
+    pub fn queued(&self) -> u64 {
+        self.queued.load(Ordering::Relaxed)
     }
 
     /// The database file.
@@ -170,7 +179,11 @@ impl Database {
         });
         let jobs = lock(&self.jobs);
         let sender = jobs.as_ref().ok_or(DbError::WriterStopped)?;
-        sender.send(job).map_err(|_| E::from(DbError::WriterStopped))
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        sender.send(job).map_err(|_| {
+            self.queued.fetch_sub(1, Ordering::Relaxed);
+            E::from(DbError::WriterStopped)
+        })
     }
 
     fn checkout(&self) -> Result<Connection, DbError> {
@@ -218,7 +231,7 @@ pub fn atomic<T, E: From<DbError>>(
 
 /// The writer thread: waits for a job, takes every other job already queued, runs them in one
 /// transaction, commits, then tells each caller.
-fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64) {
+fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64, queued: &AtomicU64) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -227,6 +240,7 @@ fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64)
                 Err(_) => break,
             }
         }
+        queued.fetch_sub(batch.len() as u64, Ordering::Relaxed);
         if run_batch(&conn, batch) {
             commits.fetch_add(1, Ordering::Relaxed);
         }
@@ -275,6 +289,15 @@ mod tests {
         db.write(move |c| c.execute("INSERT INTO t (v) VALUES (?1)", [v]).map_err(DbError::from))
     }
 
+    /// Waits (at most 10 s) until `done` holds.
+    fn wait_until(done: impl Fn() -> bool) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !done() {
+            assert!(std::time::Instant::now() < deadline, "timed out waiting");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     fn values(db: &Database) -> Vec<i64> {
         db.read(|c| {
             let mut stmt = c.prepare("SELECT v FROM t ORDER BY v")?;
@@ -310,23 +333,25 @@ mod tests {
         let (_dir, db) = database();
         let before = db.commits();
         let (release, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel::<()>();
         let blocker = {
             let db = Arc::clone(&db);
             std::thread::spawn(move || {
                 db.write(move |c| {
+                    started.send(()).unwrap();
                     gate.recv().unwrap();
                     c.execute("INSERT INTO t (v) VALUES (0)", []).map_err(DbError::from)
                 })
             })
         };
-        std::thread::sleep(Duration::from_millis(100));
+        running.recv().unwrap();
         let waiting: Vec<_> = (1..=10)
             .map(|v| {
                 let db = Arc::clone(&db);
                 std::thread::spawn(move || insert(&db, v))
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(200));
+        wait_until(|| db.queued() == 10);
         release.send(()).unwrap();
         blocker.join().unwrap().unwrap();
         for writer in waiting {

@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_guard.sql"),
     include_str!("migrations/0004_library.sql"),
     include_str!("migrations/0005_case_read_at.sql"),
+    include_str!("migrations/0006_promise_ledger.sql"),
 ];
 
 /// Why the database could not be opened.
@@ -85,10 +86,19 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
     let mut conn = Connection::open(path).map_err(|source| DbError::Open { path: shown.clone(), source })?;
     configure(&conn)?;
     refuse_newer(&conn, &shown)?;
-    migrations()
-        .to_latest(&mut conn)
-        .map_err(|e| DbError::Migration { path: shown, message: e.to_string() })?;
+    migrate(&mut conn).map_err(|message| DbError::Migration { path: shown, message })?;
     Ok(conn)
+}
+
+/// Applies pending migrations with foreign keys off, as SQLite's procedure for rebuilding a
+/// table requires (a rebuilt parent keeps its rows, but a deferred check cannot see that); each
+/// migration runs `PRAGMA foreign_key_check` before it commits, so none can leave a dangling
+/// reference behind. Foreign keys are on again afterwards, whatever happened.
+fn migrate(conn: &mut Connection) -> Result<(), String> {
+    conn.pragma_update(None, "foreign_keys", "OFF").map_err(|e| e.to_string())?;
+    let applied = migrations().to_latest(conn).map_err(|e| e.to_string());
+    let restored = conn.pragma_update(None, "foreign_keys", "ON").map_err(|e| e.to_string());
+    applied.and(restored)
 }
 
 /// Applies the per-connection settings every Skillcase connection relies on.
@@ -109,7 +119,7 @@ fn refuse_newer(conn: &Connection, shown: &str) -> Result<(), DbError> {
 }
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
+    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql).foreign_key_check()).collect())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 import type { Case } from "./Case";
 import type { CaseEvent } from "./CaseEvent";
 import type { Delivery } from "./Delivery";
+import type { Promise } from "./Promise";
 
 /**
  * A case as the detail screen and `GET /v1/cases/{id}` show it.
@@ -14,4 +15,8 @@ events: Array<CaseEvent>,
 /**
  * Every delivery of a reply to the agent endpoint, oldest first.
  */
-deliveries: Array<Delivery>, };
+deliveries: Array<Delivery>, 
+/**
+ * What the agent promised the customer on this case, oldest first (the promise ledger).
+ */
+promises: Array<Promise>, };

@@ -1,0 +1,129 @@
+//! The promise ledger (SPEC D1): what the agent promised the customer, on the case that covers it.
+//!
+//! A promising message that passes the guardrail — because the conversation has an open case, or
+//! after the guardrail opened one — is recorded as a `promise_made` event: the promise as the
+//! agent wrote it, who will act and what they will do (as written), and when it is due if the text
+//! says so. The case keeps the promise still waiting for a person: the earliest-due promise made
+//! since the last human reply. A person's reply keeps it; a promise past its due time with no reply
+//! since is overdue, and rises to the top of *Waiting on you*.
+
+use rusqlite::{params, Connection};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use ts_rs::TS;
+
+use super::clock;
+use super::error::CasesError;
+use super::model::{Actor, CaseEvent, EventKind};
+use super::store::{append_event, find_case};
+
+/// A promise to record, as the guardrail read it from the agent's message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct NewPromise {
+    /// The sentence that makes the promise, as written.
+    pub quote: String,
+    /// Who will act, as written ("a Letícia da contabilidade", "our billing team", "I").
+    pub actor: Option<String>,
+    /// What they will do, as written ("te ligar", "review your claim").
+    pub action: Option<String>,
+    /// The time expression, as written ("amanhã cedo", "by end of day").
+    pub due_text: Option<String>,
+    /// When it falls due (RFC 3339 UTC), resolved in the workspace's time zone and business days.
+    pub due_at: Option<String>,
+    /// The agent's turn, so the same promise checked twice in a turn is recorded once.
+    pub turn_id: String,
+}
+
+/// A promise on a case's ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Promise {
+    /// The `promise_made` event that recorded it.
+    pub seq: i64,
+    pub made_at: String,
+    pub quote: String,
+    pub actor: Option<String>,
+    pub action: Option<String>,
+    pub due_text: Option<String>,
+    pub due_at: Option<String>,
+    /// True once a person replied on the case after the promise was made.
+    pub kept: bool,
+}
+
+/// The promise a case still owes, for the inbox row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PendingPromise {
+    pub quote: String,
+    pub due_at: Option<String>,
+}
+
+/// Records `promise` on case `case_id` (once per turn and quote) and makes it the case's pending
+/// promise when it falls due before the one pending now. Returns whether it was recorded.
+pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
+    skillcase_store::atomic(conn, |tx| {
+        let case = find_case(tx, case_id)?;
+        let duplicate: bool = tx.query_row(
+            "SELECT count(*) > 0 FROM case_events WHERE case_id = ?1 AND kind = 'promise_made' \
+             AND json_extract(payload, '$.turn_id') = ?2 AND json_extract(payload, '$.quote') = ?3",
+            params![case_id, promise.turn_id, promise.quote],
+            |r| r.get(0),
+        )?;
+        if duplicate {
+            return Ok(false);
+        }
+        let payload = json!({
+            "quote": promise.quote,
+            "actor": promise.actor,
+            "action": promise.action,
+            "due_text": promise.due_text,
+            "due_at": promise.due_at,
+            "turn_id": promise.turn_id,
+        });
+        let now = clock::now();
+        append_event(
+            tx,
+            case_id,
+            EventKind::PromiseMade,
+            Actor::Agent,
+            case.agent_id.as_deref(),
+            &now,
+            &payload,
+        )?;
+        tx.execute(
+            "UPDATE cases SET promise_quote = ?2, promise_due_at = ?3, updated_at = ?4 WHERE id = ?1 \
+             AND (promise_quote IS NULL OR (?3 IS NOT NULL AND (promise_due_at IS NULL OR ?3 < promise_due_at)))",
+            params![case_id, promise.quote, promise.due_at, now],
+        )?;
+        Ok(true)
+    })
+}
+
+/// A person replied: every promise made so far is kept, and the case owes none.
+pub(crate) fn keep_promises(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
+    conn.execute("UPDATE cases SET promise_quote = NULL, promise_due_at = NULL WHERE id = ?1", [case_id])?;
+    Ok(())
+}
+
+/// The ledger of a case, oldest first, from its timeline.
+pub fn promises_of(events: &[CaseEvent]) -> Vec<Promise> {
+    let last_reply = events.iter().filter(|e| e.kind == EventKind::HumanReplied).map(|e| e.seq).max();
+    events
+        .iter()
+        .filter(|e| e.kind == EventKind::PromiseMade)
+        .map(|e| {
+            let text = |key: &str| e.payload.get(key).and_then(|v| v.as_str()).map(str::to_string);
+            Promise {
+                seq: e.seq,
+                made_at: e.at.clone(),
+                quote: text("quote").unwrap_or_default(),
+                actor: text("actor"),
+                action: text("action"),
+                due_text: text("due_text"),
+                due_at: text("due_at"),
+                kept: last_reply.is_some_and(|reply| reply > e.seq),
+            }
+        })
+        .collect()
+}

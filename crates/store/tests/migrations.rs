@@ -1,0 +1,61 @@
+//! Migrations that rebuild a table keep what it held: a database written by the previous schema
+//! opens with every row in place.
+
+use rusqlite::Connection;
+use skillcase_store::db::{open, DATABASE_FILE};
+
+/// The schema a database had at version 5, file by file.
+const SCHEMA_5: [&str; 5] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+];
+
+#[test]
+fn the_promise_ledger_migration_keeps_every_event_and_delivery_and_accepts_the_new_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in SCHEMA_5 {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.execute_batch(
+            "INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
+               VALUES ('c1', 1001, 'conv', 'resolved', 't', 's', 'agent', 'now', 'now');
+             INSERT INTO case_events (case_id, kind, actor, at) VALUES ('c1', 'opened', 'agent', 'now');
+             INSERT INTO case_events (case_id, kind, actor, at) VALUES ('c1', 'human_replied', 'human', 'now');
+             INSERT INTO deliveries (id, case_id, event_seq, action, body, state, created_at, updated_at)
+               VALUES ('d1', 'c1', 2, 'resolved', '{}', 'pending', 'now', 'now');",
+        )
+        .unwrap();
+    }
+    let conn = open(&path).unwrap();
+    let events: Vec<(i64, String)> = conn
+        .prepare("SELECT seq, kind FROM case_events ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(events, [(1, "opened".to_string()), (2, "human_replied".to_string())]);
+    let delivery_event: i64 = conn.query_row("SELECT event_seq FROM deliveries", [], |r| r.get(0)).unwrap();
+    assert_eq!(delivery_event, 2);
+    conn.execute(
+        "INSERT INTO case_events (case_id, kind, actor, at) VALUES ('c1', 'promise_made', 'agent', 'now')",
+        [],
+    )
+    .unwrap();
+    let unknown = conn.execute(
+        "INSERT INTO case_events (case_id, kind, actor, at) VALUES ('c1', 'gossip', 'agent', 'now')",
+        [],
+    );
+    assert!(unknown.is_err(), "a kind the table does not list is refused");
+    let rewrite = conn.execute("UPDATE case_events SET kind = 'opened' WHERE seq = 2", []).unwrap_err();
+    assert!(rewrite.to_string().contains("append-only"), "{rewrite}");
+    let next: i64 = conn.query_row("SELECT max(seq) FROM case_events", [], |r| r.get(0)).unwrap();
+    assert_eq!(next, 3, "seq keeps counting after the rebuild");
+}

@@ -1,0 +1,564 @@
+//! The features the model scores: hashed word and character n-grams of a sentence, n-grams of
+//! its word classes, and structural features saying who does what when (an actor, a future or
+//! deferral marker, a follow-up action toward the customer, and whatever undoes it: a negation,
+//! an offer, a question, the past, a machine).
+//!
+//! Every feature is a 64-bit FNV-1a hash of a namespace byte and its parts, reduced to the
+//! model's table size: no `HashMap`, no randomness, the same numbers on every machine.
+
+use crate::text::{tag, Kind, Token};
+
+/// Which families of features to extract (the alternatives measured in `MODEL.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureSet {
+    /// Word unigrams, bigrams and trigrams of the folded forms.
+    pub words: bool,
+    /// Character 3- to 5-grams inside each word (typos, inflections, unseen names).
+    pub chars: bool,
+    /// Word classes and their n-grams.
+    pub classes: bool,
+    /// Actor / deferral / action structure with its negation, offer, question, past and machine cues.
+    pub structure: bool,
+    /// Every n-gram of a clause that is negated, offered, asked or done right now by the
+    /// assistant lives in its own feature space, so "someone will call you" learns one weight
+    /// plain and another after "nobody" or "if you'd like".
+    pub gated: bool,
+}
+
+impl FeatureSet {
+    pub const ALL: FeatureSet =
+        FeatureSet { words: true, chars: true, classes: true, structure: true, gated: true };
+
+    /// A stable number for the model file.
+    pub fn bits(self) -> u8 {
+        self.words as u8
+            | (self.chars as u8) << 1
+            | (self.classes as u8) << 2
+            | (self.structure as u8) << 3
+            | (self.gated as u8) << 4
+    }
+
+    pub fn from_bits(bits: u8) -> FeatureSet {
+        FeatureSet {
+            words: bits & 1 != 0,
+            chars: bits & 2 != 0,
+            classes: bits & 4 != 0,
+            structure: bits & 8 != 0,
+            gated: bits & 16 != 0,
+        }
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// An FNV-1a hash being built.
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new(namespace: u8) -> Fnv {
+        Fnv(FNV_OFFSET).byte(namespace)
+    }
+
+    fn byte(self, b: u8) -> Fnv {
+        Fnv((self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME))
+    }
+
+    fn str(self, s: &str) -> Fnv {
+        s.bytes().fold(self.byte(0xff), Fnv::byte)
+    }
+
+    fn u32(self, v: u32) -> Fnv {
+        v.to_le_bytes().into_iter().fold(self.byte(0xfe), Fnv::byte)
+    }
+
+    fn finish(self) -> u64 {
+        // Fold the high bits in so that any table size gets all of them.
+        self.0 ^ (self.0 >> 29) ^ (self.0 >> 47)
+    }
+}
+
+/// The tag bits that matter for class n-grams.
+const ROLE_TAGS: u32 = tag::FUT
+    | tag::LATER
+    | tag::WHEN
+    | tag::SELF
+    | tag::WE
+    | tag::YOU
+    | tag::THIRD
+    | tag::PERSON
+    | tag::TITLE
+    | tag::ACT
+    | tag::NEG
+    | tag::OFFER
+    | tag::PAST
+    | tag::AUTO
+    | tag::CAN
+    | tag::HAND
+    | tag::NOW
+    | tag::NAME
+    | tag::ASK
+    | tag::PROG
+    | tag::NUMBER;
+
+/// What the sentence before this one says, for features that cross a sentence end
+/// ("Quer que eu peça? Um técnico pode te ligar.").
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Context {
+    pub previous_question: bool,
+    pub previous_offer: bool,
+    pub first: bool,
+}
+
+/// Calls `sink` with the hash of every feature of `tokens` (one sentence).
+pub(crate) fn extract(tokens: &[Token<'_>], context: Context, set: FeatureSet, sink: &mut impl FnMut(u64)) {
+    sink(Fnv::new(b'B').finish());
+    let gates = if set.gated { gates(tokens) } else { vec![0; tokens.len()] };
+    if set.gated {
+        let mut all = 0u8;
+        for &g in &gates {
+            all |= g;
+        }
+        for bit in [NEGATED, OFFERED, ASKED, RIGHT_NOW] {
+            if all & bit != 0 {
+                sink(Fnv::new(b'x').byte(bit).finish());
+            }
+        }
+    }
+    if set.words {
+        words(tokens, &gates, sink);
+    }
+    if set.chars {
+        chars(tokens, &gates, sink);
+    }
+    if set.classes {
+        classes(tokens, &gates, sink);
+    }
+    if set.structure {
+        structure(tokens, context, sink);
+    }
+}
+
+fn is_content(t: &Token<'_>) -> bool {
+    t.kind != Kind::Symbol
+}
+
+fn words(tokens: &[Token<'_>], gates: &[u8], sink: &mut impl FnMut(u64)) {
+    let forms: Vec<(&str, u8)> =
+        tokens.iter().zip(gates).filter(|(t, _)| is_content(t)).map(|(t, &g)| (t.form, g)).collect();
+    for (i, &(w, g)) in forms.iter().enumerate() {
+        sink(Fnv::new(b'w').byte(g).str(w).finish());
+        if let Some(&(next, _)) = forms.get(i + 1) {
+            sink(Fnv::new(b'b').byte(g).str(w).str(next).finish());
+            if let Some(&(third, _)) = forms.get(i + 2) {
+                sink(Fnv::new(b't').byte(g).str(w).str(next).str(third).finish());
+            }
+        }
+    }
+    if let Some(&(first, g)) = forms.first() {
+        sink(Fnv::new(b'^').byte(g).str(first).finish());
+        if let Some(&(second, _)) = forms.get(1) {
+            sink(Fnv::new(b'^').byte(g).str(first).str(second).finish());
+        }
+    }
+}
+
+fn chars(tokens: &[Token<'_>], gates: &[u8], sink: &mut impl FnMut(u64)) {
+    for (t, &g) in tokens.iter().zip(gates).filter(|(t, _)| t.kind == Kind::Word) {
+        let bytes = t.form.as_bytes();
+        if bytes.len() < 2 {
+            continue;
+        }
+        // "<word>" with boundary marks, in bytes (forms are ASCII once accents are stripped;
+        // the rare non-ASCII letter only splits a gram).
+        let mut padded = Vec::with_capacity(bytes.len() + 2);
+        padded.push(b'<');
+        padded.extend_from_slice(bytes);
+        padded.push(b'>');
+        for n in 3..=5 {
+            if padded.len() < n {
+                break;
+            }
+            for gram in padded.windows(n) {
+                sink(gram.iter().fold(Fnv::new(b'c').byte(g), |h, &b| h.byte(b)).finish());
+            }
+        }
+    }
+}
+
+fn classes(tokens: &[Token<'_>], gates: &[u8], sink: &mut impl FnMut(u64)) {
+    // The sentence as a sequence of classes: punctuation as itself, untagged words collapsed
+    // into one `_` per run.
+    let mut seq: Vec<(u32, u8)> = Vec::with_capacity(tokens.len());
+    for (t, &g) in tokens.iter().zip(gates).filter(|(t, _)| is_content(t)) {
+        let sym = match t.kind {
+            Kind::Punct => 0x8000_0000 | u32::from(t.form.as_bytes()[0]),
+            _ => t.tags & ROLE_TAGS,
+        };
+        if sym == 0 && seq.last().is_some_and(|&(s, _)| s == 0) {
+            continue;
+        }
+        seq.push((sym, g));
+        for &(bit, _) in tag::NAMES.iter() {
+            if t.tags & bit != 0 {
+                sink(Fnv::new(b'g').byte(g).u32(bit).str(t.form).finish());
+            }
+        }
+    }
+    for i in 0..seq.len() {
+        let g = seq[i].1;
+        sink(Fnv::new(b'1').byte(g).u32(seq[i].0).finish());
+        for n in 2..=4 {
+            if i + n > seq.len() {
+                break;
+            }
+            let h = seq[i..i + n].iter().fold(Fnv::new(b'0' + n as u8).byte(g), |h, &(s, _)| h.u32(s));
+            sink(h.finish());
+        }
+    }
+}
+
+/// Gate bits: what undoes a clause.
+pub(crate) const NEGATED: u8 = 1;
+pub(crate) const OFFERED: u8 = 2;
+pub(crate) const ASKED: u8 = 4;
+pub(crate) const RIGHT_NOW: u8 = 8;
+
+fn is_clause_break(t: &Token<'_>) -> bool {
+    t.kind == Kind::Punct && matches!(t.form, "," | ":" | ";" | "-" | "(" | ")" | "?" | "!")
+}
+
+/// The clauses of a sentence as token ranges (split at commas, colons, dashes, brackets).
+pub(crate) fn clauses(tokens: &[Token<'_>]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, t) in tokens.iter().enumerate() {
+        if is_clause_break(t) {
+            out.push((start, i + 1));
+            start = i + 1;
+        }
+    }
+    if start < tokens.len() {
+        out.push((start, tokens.len()));
+    }
+    out
+}
+
+/// Reassurance is not negation: "don't worry", "não se preocupe", "no problem".
+fn reassures(tokens: &[Token<'_>], i: usize) -> bool {
+    tokens[i + 1..tokens.len().min(i + 3)].iter().any(|t| {
+        matches!(
+            t.form,
+            "worry"
+                | "worries"
+                | "worried"
+                | "problem"
+                | "preocupe"
+                | "preocupa"
+                | "preocupar"
+                | "problema"
+                | "esquenta"
+                | "stress"
+                | "hesitate"
+                | "hesite"
+        )
+    })
+}
+
+/// Whether the clause `tokens[from..to]` is negated: a negation before a future, follow-up
+/// or hand-over word of the clause ("nobody will call", "ninguém vai te ligar", "no need for
+/// anyone to visit").
+pub(crate) fn negated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    (from..to).any(|i| {
+        tokens[i].tags & tag::NEG != 0
+            && !reassures(tokens, i)
+            && tokens[i + 1..to.min(i + 6)]
+                .iter()
+                .any(|t| t.tags & (tag::FUT | tag::ACT | tag::HAND | tag::PROG) != 0)
+    })
+}
+
+/// Whether the words at `i` open an offer or a wish of the customer: "if you'd like", "would
+/// you like", "want me to", "I can", "se preferir", "quer que", "posso".
+fn offer_at(tokens: &[Token<'_>], i: usize, to: usize) -> bool {
+    let w = |k: usize| if k < to { tokens[k].form } else { "" };
+    let wish = |f: &str| {
+        matches!(
+            f,
+            "like"
+                | "want"
+                | "prefer"
+                | "wish"
+                | "rather"
+                | "need"
+                | "quiser"
+                | "preferir"
+                | "desejar"
+                | "queira"
+                | "prefira"
+                | "deseje"
+                | "precisar"
+                | "precise"
+                | "interessar"
+                | "tiver"
+        )
+    };
+    match w(i) {
+        "if" | "se" | "caso" => (i + 1..to.min(i + 5)).any(|k| wish(tokens[k].form)),
+        "would" | "do" | "did" => matches!(w(i + 1), "you" | "it") && (wish(w(i + 2)) || w(i + 2) == "help"),
+        "want" | "quer" | "gostaria" | "deseja" | "prefere" | "queria" => {
+            matches!(w(i + 1), "me" | "que" | "q" | "us") || (w(i + 1) == "eu" || w(i + 2) == "que")
+        }
+        "shall" | "should" | "can" | "may" | "could" => matches!(w(i + 1), "i" | "we"),
+        "i" | "we" => matches!(w(i + 1), "can" | "could" | "may"),
+        "i'd" | "we'd" => matches!(w(i + 1), "be") && w(i + 2) == "happy",
+        "happy" => w(i + 1) == "to",
+        "how" => w(i + 1) == "about",
+        "posso" | "podemos" | "poderia" | "poderiamos" | "consigo" | "conseguimos" => true,
+        "que" => w(i + 1) == "tal",
+        _ => false,
+    }
+}
+
+/// The gate of every token: the bits of what undoes its clause.
+pub(crate) fn gates(tokens: &[Token<'_>]) -> Vec<u8> {
+    let mut out = vec![0u8; tokens.len()];
+    let clauses = clauses(tokens);
+    let question = tokens.iter().rev().find(|t| t.kind != Kind::Symbol).is_some_and(|t| t.form == "?");
+    let later = tokens.iter().any(|t| t.tags & (tag::LATER | tag::WHEN) != 0);
+    let people =
+        tokens.iter().any(|t| t.tags & (tag::PERSON | tag::NAME | tag::THIRD | tag::TITLE | tag::HAND) != 0);
+    let mut condition_before = false;
+    for (k, &(from, to)) in clauses.iter().enumerate() {
+        let mut g = 0;
+        if negated(tokens, from, to) {
+            g |= NEGATED;
+        }
+        let offer = (from..to).any(|i| offer_at(tokens, i, to));
+        if offer || condition_before {
+            g |= OFFERED;
+        }
+        // A clause that only states the customer's wish ("if you'd like,") conditions the next.
+        condition_before = offer
+            && matches!(tokens[from].form, "if" | "se" | "caso")
+            && !tokens[from..to].iter().any(|t| t.tags & (tag::FUT | tag::HAND) != 0);
+        if question && k + 1 == clauses.len() {
+            g |= ASKED;
+        }
+        if !later && !people {
+            let own = (from..to).any(|i| {
+                let t = &tokens[i];
+                t.tags & tag::FUT != 0
+                    && (t.tags & tag::SELF != 0
+                        || matches!(t.form, "vou" | "irei")
+                        || (i > from && tokens[i - 1].tags & tag::SELF != 0))
+            });
+            if own {
+                g |= RIGHT_NOW;
+            }
+        }
+        for slot in &mut out[from..to] {
+            *slot = g;
+        }
+    }
+    out
+}
+
+/// Who acts in a clause, as far as the structure tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Subject {
+    Me,
+    We,
+    You,
+    Third,
+    Person,
+    Name,
+    Machine,
+    None,
+}
+
+impl Subject {
+    fn code(self) -> u8 {
+        self as u8
+    }
+
+    fn of(t: &Token<'_>) -> Option<Subject> {
+        let tags = t.tags;
+        if tags & tag::AUTO != 0 {
+            Some(Subject::Machine)
+        } else if tags & tag::PERSON != 0 {
+            Some(Subject::Person)
+        } else if tags & (tag::NAME | tag::TITLE) != 0 {
+            Some(Subject::Name)
+        } else if tags & tag::THIRD != 0 {
+            Some(Subject::Third)
+        } else if tags & tag::SELF != 0 {
+            Some(Subject::Me)
+        } else if tags & tag::WE != 0 {
+            Some(Subject::We)
+        } else if tags & tag::YOU != 0 {
+            Some(Subject::You)
+        } else {
+            None
+        }
+    }
+}
+
+/// The clause (between punctuation breaks) holding token `at`: `(start, end)` indices (used by
+/// the structural features, which look across `?` and `!`).
+pub(crate) fn clause_of(tokens: &[Token<'_>], at: usize) -> (usize, usize) {
+    let is_break =
+        |t: &Token<'_>| t.kind == Kind::Punct && matches!(t.form, "," | ":" | ";" | "-" | "(" | ")");
+    let start = tokens[..at].iter().rposition(is_break).map_or(0, |i| i + 1);
+    let end = tokens[at..].iter().position(is_break).map_or(tokens.len(), |i| at + i);
+    (start, end)
+}
+
+/// The nearest subject before `at` inside its clause (up to eight tokens back).
+pub(crate) fn subject_before(
+    tokens: &[Token<'_>],
+    clause_start: usize,
+    at: usize,
+) -> (Subject, Option<usize>) {
+    let from = clause_start.max(at.saturating_sub(8));
+    for j in (from..at).rev() {
+        if let Some(s) = Subject::of(&tokens[j]) {
+            // "you" after a verb is its object, not its subject: keep looking.
+            if s == Subject::You && j + 1 < at && tokens[j].form != "you" && tokens[j].form != "voce" {
+                continue;
+            }
+            return (s, Some(j));
+        }
+    }
+    (Subject::None, None)
+}
+
+fn any_tag(tokens: &[Token<'_>], tag: u32) -> bool {
+    tokens.iter().any(|t| t.tags & tag != 0)
+}
+
+fn structure(tokens: &[Token<'_>], context: Context, sink: &mut impl FnMut(u64)) {
+    let question = tokens.iter().rev().find(|t| t.kind != Kind::Symbol).is_some_and(|t| t.form == "?");
+    let sentence_offer = any_tag(tokens, tag::OFFER);
+    let past = any_tag(tokens, tag::PAST);
+    let later = any_tag(tokens, tag::LATER);
+    let when = any_tag(tokens, tag::WHEN);
+    let flags = [
+        (question, "q"),
+        (sentence_offer, "offer"),
+        (past, "past"),
+        (later, "later"),
+        (when, "when"),
+        (any_tag(tokens, tag::AUTO), "auto"),
+        (any_tag(tokens, tag::NEG), "neg"),
+        (any_tag(tokens, tag::NOW), "now"),
+        (any_tag(tokens, tag::ASK), "ask"),
+        (context.previous_question, "prevq"),
+        (context.previous_offer, "prevoffer"),
+        (context.first, "first"),
+    ];
+    for (on, name) in flags {
+        if on {
+            sink(Fnv::new(b'f').str(name).finish());
+        }
+    }
+    for (i, t) in tokens.iter().enumerate() {
+        let kind = if t.tags & tag::FUT != 0 {
+            b'F'
+        } else if t.tags & tag::PROG != 0 {
+            b'G'
+        } else if t.tags & tag::HAND != 0 {
+            b'H'
+        } else if t.tags & tag::ACT != 0 {
+            b'A'
+        } else {
+            continue;
+        };
+        let (cs, ce) = clause_of(tokens, i);
+        let own = Subject::of(t).filter(|_| kind == b'F' && t.form.contains('\''));
+        let (subject, _) = match own {
+            Some(s) => (s, Some(i)),
+            None => subject_before(tokens, cs, i),
+        };
+        let ahead = &tokens[i + 1..ce.min(i + 6)];
+        let act = ahead.iter().any(|t| t.tags & (tag::ACT | tag::HAND) != 0);
+        let you = ahead.iter().any(|t| t.tags & tag::YOU != 0)
+            || tokens[cs..i].last().is_some_and(|t| matches!(t.form, "te" | "lhe" | "you" | "me"));
+        let before = &tokens[cs.max(i.saturating_sub(4))..i];
+        let neg = before.iter().chain(ahead.iter().take(2)).any(|t| t.tags & tag::NEG != 0);
+        let offer = tokens[cs..i].iter().any(|t| t.tags & (tag::OFFER | tag::CAN) != 0)
+            || tokens[..cs].iter().any(|t| t.tags & tag::OFFER != 0);
+        let clause_later = tokens[cs..ce].iter().any(|t| t.tags & (tag::LATER | tag::WHEN) != 0);
+        let past_near = t.tags & tag::PAST != 0
+            || before.iter().chain(ahead.iter().take(2)).any(|t| t.tags & tag::PAST != 0);
+        let people_in_sentence = tokens.iter().any(|t| t.tags & (tag::PERSON | tag::NAME | tag::THIRD) != 0);
+        if kind == b'F'
+            && matches!(subject, Subject::Me | Subject::None)
+            && !clause_later
+            && !people_in_sentence
+        {
+            // The assistant doing something itself with nothing putting it later ("vou te mandar o link").
+            sink(Fnv::new(b'm').byte(act as u8).byte(you as u8).byte(when as u8).finish());
+        }
+        let base = Fnv::new(b's').byte(kind).byte(subject.code());
+        sink(base.finish());
+        sink(base.byte(act as u8).byte(you as u8).finish());
+        sink(base.byte(neg as u8).byte(offer as u8).byte(question as u8).finish());
+        sink(
+            base.byte(act as u8)
+                .byte(you as u8)
+                .byte(neg as u8)
+                .byte(offer as u8)
+                .byte(question as u8)
+                .byte(past_near as u8)
+                .byte(clause_later as u8)
+                .finish(),
+        );
+        sink(
+            Fnv::new(b'k')
+                .byte(kind)
+                .byte(neg as u8)
+                .byte(offer as u8)
+                .byte(question as u8)
+                .byte(past_near as u8)
+                .finish(),
+        );
+        if kind != b'F' || act {
+            // Checking with or handing to people: "check with billing", "vou consultar o setor
+            // financeiro", "passing this to our claims team".
+            let to_people = (i + 1..ce.min(i + 7)).any(|j| {
+                tokens[j].tags & (tag::PERSON | tag::NAME) != 0
+                    && tokens[j].tags & tag::AUTO == 0
+                    && tokens[i + 1..j].iter().all(|t| t.tags & (tag::FUT | tag::NEG) == 0)
+            });
+            if to_people {
+                let with = tokens[i + 1..ce.min(i + 4)].iter().any(|t| {
+                    matches!(
+                        t.form,
+                        "with" | "com" | "junto" | "to" | "pro" | "pra" | "ao" | "a" | "pros" | "aos"
+                    )
+                });
+                sink(
+                    Fnv::new(b'c')
+                        .byte(kind)
+                        .byte(subject.code())
+                        .byte(with as u8)
+                        .byte(neg as u8)
+                        .byte(offer as u8)
+                        .finish(),
+                );
+            }
+        }
+        if kind == b'A' {
+            sink(
+                Fnv::new(b'p')
+                    .byte(subject.code())
+                    .byte(clause_later as u8)
+                    .byte(neg as u8)
+                    .byte(past_near as u8)
+                    .finish(),
+            );
+        }
+    }
+}

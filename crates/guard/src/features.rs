@@ -120,7 +120,7 @@ pub(crate) fn extract(tokens: &[Token<'_>], context: Context, set: FeatureSet, s
         for &g in &gates {
             all |= g;
         }
-        for bit in [NEGATED, OFFERED, ASKED, RIGHT_NOW] {
+        for bit in [NEGATED, OFFERED, ASKED, RIGHT_NOW, MACHINE] {
             if all & bit != 0 {
                 sink(Fnv::new(b'x').byte(bit).finish());
             }
@@ -224,6 +224,36 @@ pub(crate) const NEGATED: u8 = 1;
 pub(crate) const OFFERED: u8 = 2;
 pub(crate) const ASKED: u8 = 4;
 pub(crate) const RIGHT_NOW: u8 = 8;
+pub(crate) const MACHINE: u8 = 16;
+
+/// A clause about a machine: "automatic", "automated", "auto", or a system or app as the subject
+/// of its verb ("the system will send you a reminder", "o app te avisa").
+fn automated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    let clause = &tokens[from..to];
+    if clause
+        .iter()
+        .any(|t| t.form.starts_with("automat") || matches!(t.form, "auto" | "sozinho" | "sozinha"))
+    {
+        return true;
+    }
+    (from..to).any(|i| {
+        tokens[i].tags & (tag::FUT | tag::ACT) != 0
+            && matches!(subject_before(tokens, from, i), (Subject::Machine, Some(j)) if i - j <= 3)
+    })
+}
+
+/// "..., ok?", "... te ligo amanhã blz?": a question tag after a statement does not make it a
+/// question.
+fn tag_question(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    let words: Vec<&str> = tokens[from..to].iter().filter(|t| t.kind == Kind::Word).map(|t| t.form).collect();
+    let tail = |n: usize| words.len() > n && words.len() >= 3;
+    let last = words.last().copied().unwrap_or("");
+    let last2 = if words.len() >= 2 { words[words.len() - 2] } else { "" };
+    tail(1)
+        && (matches!(last, "ok" | "right" | "alright" | "certo" | "ne" | "esta" | "combinado" | "pode")
+            || (last2 == "tudo" && last == "bem")
+            || (last2 == "pode" && last == "ser"))
+}
 
 fn is_clause_break(t: &Token<'_>) -> bool {
     t.kind == Kind::Punct && matches!(t.form, "," | ":" | ";" | "-" | "(" | ")" | "?" | "!")
@@ -343,8 +373,11 @@ pub(crate) fn gates(tokens: &[Token<'_>]) -> Vec<u8> {
         condition_before = offer
             && matches!(tokens[from].form, "if" | "se" | "caso")
             && !tokens[from..to].iter().any(|t| t.tags & (tag::FUT | tag::HAND) != 0);
-        if question && k + 1 == clauses.len() {
+        if question && k + 1 == clauses.len() && !tag_question(tokens, from, to) {
             g |= ASKED;
+        }
+        if automated(tokens, from, to) {
+            g |= MACHINE;
         }
         if !later && !people {
             let own = (from..to).any(|i| {

@@ -616,7 +616,7 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
         w.strip_suffix("'s").filter(|b| !matches!(*b, "let" | "it" | "that" | "what" | "here" | "there"))
     {
         if tags == 0 {
-            tags |= en_tags(base, prev, next) & (PERSON | THIRD | TITLE);
+            tags |= en_tags(base, prev, next) & (PERSON | THIRD | TITLE | NEG | WE | SELF);
             if is_en_person(base) {
                 tags |= PERSON;
             }

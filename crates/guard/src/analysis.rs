@@ -21,11 +21,15 @@ pub(crate) fn with_analysis<R>(
 }
 
 /// The distinct buckets of every sentence, in sentence order.
+/// The top bit of a training bucket: the feature is lexical (dropout applies to it).
+pub const LEXICAL: u32 = 1 << 31;
+
 pub(crate) fn sentence_buckets(
     tokens: &[Token<'_>],
     sentences: &[(usize, usize)],
     set: FeatureSet,
     bits: u8,
+    flag_lexical: bool,
 ) -> Vec<Vec<u32>> {
     let mut out = Vec::with_capacity(sentences.len());
     let mut previous: Option<&[Token<'_>]> = None;
@@ -37,9 +41,11 @@ pub(crate) fn sentence_buckets(
             first: k == 0,
         };
         let mut buckets = Vec::with_capacity(sentence.len() * 24);
-        extract(sentence, context, set, &mut |h| buckets.push(bucket(h, bits)));
-        buckets.sort_unstable();
-        buckets.dedup();
+        extract(sentence, context, set, &mut |h, lexical| {
+            buckets.push(bucket(h, bits) | if lexical && flag_lexical { LEXICAL } else { 0 })
+        });
+        buckets.sort_unstable_by_key(|b| b & !LEXICAL);
+        buckets.dedup_by_key(|b| *b & !LEXICAL);
         out.push(buckets);
         previous = Some(sentence);
     }
@@ -50,7 +56,8 @@ pub(crate) fn ends_with_question(tokens: &[Token<'_>]) -> bool {
     tokens.iter().rev().find(|t| t.kind != Kind::Symbol).is_some_and(|t| t.form == "?")
 }
 
-/// A message ready for training: the buckets of its sentences and each sentence's byte range
+/// A message ready for training: the buckets of its sentences (lexical ones flagged with
+/// [`LEXICAL`]) and each sentence's byte range
 /// in the original text.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -67,6 +74,6 @@ pub fn prepare(message: &str, set: FeatureSet, bits: u8) -> Prepared {
                 (norm.origin_start(tokens[from].start), norm.origin_end(tokens[to - 1].end - 1))
             })
             .collect();
-        Prepared { sentences: sentence_buckets(tokens, sentences, set, bits), ranges }
+        Prepared { sentences: sentence_buckets(tokens, sentences, set, bits, true), ranges }
     })
 }

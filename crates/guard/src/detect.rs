@@ -118,7 +118,7 @@ pub fn detect(message: &str) -> Detection {
 pub fn detect_with(model: &Model, message: &str) -> Detection {
     with_analysis(message, |norm, guessed, tokens, sentences| {
         let language = guessed.unwrap_or(Language::Unknown);
-        let buckets = sentence_buckets(tokens, sentences, model.set, model.bits);
+        let buckets = sentence_buckets(tokens, sentences, model.set, model.bits, false);
         let best = buckets.iter().enumerate().map(|(i, b)| (i, model.score(b))).fold(
             None,
             |best: Option<(usize, f32)>, (i, s)| match best {
@@ -126,6 +126,7 @@ pub fn detect_with(model: &Model, message: &str) -> Detection {
                 _ => Some((i, s)),
             },
         );
+        let threshold = model.threshold(language);
         let Some((index, score)) = best else {
             return Detection {
                 promise: false,
@@ -133,10 +134,10 @@ pub fn detect_with(model: &Model, message: &str) -> Detection {
                 evidence: None,
                 language,
                 spans: Vec::new(),
-                score: 0.0 - model.threshold,
+                score: -threshold,
             };
         };
-        let margin = score - model.threshold;
+        let margin = score - threshold;
         if margin < 0.0 {
             return Detection {
                 promise: false,

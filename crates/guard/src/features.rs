@@ -111,8 +111,15 @@ pub(crate) struct Context {
     pub first: bool,
 }
 
-/// Calls `sink` with the hash of every feature of `tokens` (one sentence).
-pub(crate) fn extract(tokens: &[Token<'_>], context: Context, set: FeatureSet, sink: &mut impl FnMut(u64)) {
+/// Calls `sink` with the hash of every feature of `tokens` (one sentence) and whether it is
+/// lexical (a word or character n-gram) rather than structural.
+pub(crate) fn extract(
+    tokens: &[Token<'_>],
+    context: Context,
+    set: FeatureSet,
+    sink_both: &mut impl FnMut(u64, bool),
+) {
+    let sink = &mut |h: u64| sink_both(h, false);
     sink(Fnv::new(b'B').finish());
     let gates = if set.gated { gates(tokens) } else { vec![0; tokens.len()] };
     if set.gated {
@@ -127,11 +134,12 @@ pub(crate) fn extract(tokens: &[Token<'_>], context: Context, set: FeatureSet, s
         }
     }
     if set.words {
-        words(tokens, &gates, sink);
+        words(tokens, &gates, &mut |h| sink_both(h, true));
     }
     if set.chars {
-        chars(tokens, &gates, sink);
+        chars(tokens, &gates, &mut |h| sink_both(h, true));
     }
+    let sink = &mut |h: u64| sink_both(h, false);
     if set.classes {
         classes(tokens, &gates, sink);
     }
@@ -229,11 +237,47 @@ pub(crate) const MACHINE: u8 = 16;
 /// A clause about a machine: "automatic", "automated", "auto", or a system or app as the subject
 /// of its verb ("the system will send you a reminder", "o app te avisa").
 fn automated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
-    let clause = &tokens[from..to];
-    if clause
-        .iter()
-        .any(|t| t.form.starts_with("automat") || matches!(t.form, "auto" | "sozinho" | "sozinha"))
-    {
+    // "automatically", "an automatic email", "o app te avisa sozinho" — but not "an automatic"
+    // (car) or "automation": the word must qualify a verb or a message.
+    let message_or_verb = |t: &Token<'_>| {
+        t.tags & (tag::FUT | tag::ACT) != 0
+            || matches!(
+                t.form,
+                "email"
+                    | "sms"
+                    | "text"
+                    | "msg"
+                    | "message"
+                    | "notification"
+                    | "notificacao"
+                    | "aviso"
+                    | "reminder"
+                    | "lembrete"
+                    | "confirmation"
+                    | "confirmacao"
+                    | "receipt"
+                    | "recibo"
+                    | "alert"
+                    | "alerta"
+                    | "update"
+                    | "statement"
+                    | "mensagem"
+                    | "notice"
+                    | "letter"
+                    | "call"
+            )
+    };
+    let automatic = (from..to).any(|i| {
+        let w = tokens[i].form;
+        let adverb = matches!(w, "automatically" | "automaticamente" | "sozinho" | "sozinha");
+        let adjective = matches!(
+            w,
+            "automated" | "automatic" | "auto" | "automatico" | "automatica" | "automaticos" | "automaticas"
+        );
+        adverb
+            || (adjective && tokens[i.saturating_sub(2).max(from)..to.min(i + 3)].iter().any(message_or_verb))
+    });
+    if automatic {
         return true;
     }
     (from..to).any(|i| {
@@ -379,7 +423,7 @@ pub(crate) fn gates(tokens: &[Token<'_>]) -> Vec<u8> {
         if automated(tokens, from, to) {
             g |= MACHINE;
         }
-        if !later && !people {
+        if !later && !people && !reports_back(tokens, from, to) {
             let own = (from..to).any(|i| {
                 let t = &tokens[i];
                 t.tags & tag::FUT != 0
@@ -396,6 +440,24 @@ pub(crate) fn gates(tokens: &[Token<'_>]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// A second action that reports back to the customer: "... and get back to you", "... and let
+/// you know", "... e te falo", "... e te aviso". Doing something first and then coming back puts
+/// the coming back after this message.
+fn reports_back(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    (from..to).any(|i| {
+        matches!(tokens[i].form, "and" | "e" | "then" | "depois" | "entao")
+            && (i + 1..to.min(i + 4)).any(|j| {
+                let t = &tokens[j];
+                let next = tokens.get(j + 1).map_or("", |n| n.form);
+                t.tags & tag::ACT != 0
+                    && (next == "you"
+                        || next == "back"
+                        || (j > 0 && matches!(tokens[j - 1].form, "te" | "lhe"))
+                        || matches!(t.form, "respond" | "reply" | "revert" | "update" | "retorno" | "aviso"))
+            })
+    })
 }
 
 /// Who acts in a clause, as far as the structure tells.

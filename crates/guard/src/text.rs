@@ -1042,7 +1042,7 @@ fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
         "amanha" | "depois" | "breve" | "logo" | "tarde" | "noite" | "manha" | "semana" | "segunda"
         | "terca" | "quarta" | "quinta" | "sexta" | "sabado" | "domingo" | "proxima" | "proximo"
         | "proximos" | "proximas" | "ate" | "dias" | "horas" | "minutos" | "prazo" | "fimdesemana"
-        | "mais" | "dentro" | "cedo" | "volta" | "novamente" => LATER,
+        | "mais" | "dentro" | "cedo" | "volta" | "novamente" | "daqui" | "jaja" => LATER,
         "assim" | "quando" | "apos" | "enquanto" => WHEN,
         "nao" | "nunca" | "ninguem" | "nenhum" | "nenhuma" | "nem" | "jamais" | "nada" | "sem" => NEG,
         "se" | "caso" | "quer" | "queira" | "quiser" | "gostaria" | "prefere" | "preferir" | "prefira"

@@ -7,7 +7,7 @@
 //! with FNV, IEEE arithmetic only (the sigmoid's exponential is computed here, not by the
 //! platform's libm), and a threshold chosen on out-of-fold scores of fixed domain groups.
 
-use crate::analysis::{prepare, Prepared};
+use crate::analysis::{prepare, Prepared, LEXICAL};
 use crate::corpus::Example;
 use crate::detect::Language;
 use crate::features::FeatureSet;
@@ -30,8 +30,13 @@ pub struct Config {
     pub threshold_folds: usize,
     /// How much a false alarm costs against a missed promise when choosing the threshold.
     pub false_alarm_cost: f64,
+    /// One threshold per language (else one for both).
+    pub per_language: bool,
     /// Weight of a promise's positive sentence against one clear sentence.
     pub positive_weight: f32,
+    /// Probability of dropping each word or character n-gram from an instance at each step, so
+    /// the model leans on the structure too.
+    pub dropout: f32,
     /// Weight of the older phrase files (the first detector's behaviour specification) against
     /// one corpus message.
     pub phrase_weight: f32,
@@ -49,7 +54,9 @@ impl Config {
         mil_rounds: 1,
         threshold_folds: 3,
         false_alarm_cost: 1.0,
+        per_language: false,
         positive_weight: 1.0,
+        dropout: 0.0,
         phrase_weight: 1.0,
         seed: 0x5eed_0f_9a4d,
     };
@@ -169,6 +176,10 @@ fn sgd(instances: &[Instance<'_>], config: &Config) -> Vec<f32> {
     let mut step = 1f64;
     let rate = f64::from(config.rate);
     let l2 = f64::from(config.l2);
+    // Inverted dropout of lexical features: a kept one counts 1/(1-p).
+    let keep_threshold = ((1.0 - f64::from(config.dropout)) * (u32::MAX as f64)) as u64;
+    let boost = 1.0 / (1.0 - f64::from(config.dropout));
+    let mut kept: Vec<(usize, f64)> = Vec::with_capacity(1024);
     for _ in 0..config.epochs {
         for i in (1..order.len()).rev() {
             let j = rng.below(i + 1);
@@ -176,12 +187,21 @@ fn sgd(instances: &[Instance<'_>], config: &Config) -> Vec<f32> {
         }
         for &k in &order {
             let inst = &instances[k];
-            let z: f64 = inst.buckets.iter().map(|&b| w[b as usize]).sum();
+            kept.clear();
+            for &b in inst.buckets {
+                if b & LEXICAL == 0 {
+                    kept.push((b as usize, 1.0));
+                } else if config.dropout == 0.0 {
+                    kept.push(((b & !LEXICAL) as usize, 1.0));
+                } else if (rng.next() & 0xffff_ffff) < keep_threshold {
+                    kept.push(((b & !LEXICAL) as usize, boost));
+                }
+            }
+            let z: f64 = kept.iter().map(|&(b, x)| w[b] * x).sum();
             let y = if inst.positive { 1.0 } else { 0.0 };
             let g = (sigmoid(z) - y) * f64::from(inst.weight);
-            for &b in inst.buckets {
-                let b = b as usize;
-                let d = -rate * (g + l2 * w[b]);
+            for &(b, x) in &kept {
+                let d = -rate * (g * x + l2 * w[b]);
                 w[b] += d;
                 u[b] += step * d;
             }
@@ -192,7 +212,7 @@ fn sgd(instances: &[Instance<'_>], config: &Config) -> Vec<f32> {
 }
 
 fn dot(weights: &[f32], buckets: &[u32]) -> f32 {
-    buckets.iter().map(|&b| weights[b as usize]).sum()
+    buckets.iter().map(|&b| weights[(b & !LEXICAL) as usize]).sum()
 }
 
 /// Fits float weights on the messages `members` of `data`.
@@ -290,13 +310,25 @@ pub fn train_on(data: &Data, members: &[usize], config: &Config) -> Model {
             continue;
         }
         let weights = fit(data, &kept, config);
-        let model = Model::quantise(config.set, config.bits, &weights, 0.0);
-        scored
-            .extend(held.iter().map(|&m| (model_score(&model, &data.prepared[m]), data.examples[m].promise)));
+        let model = Model::quantise(config.set, config.bits, &weights, [0.0; 3]);
+        scored.extend(held.iter().map(|&m| {
+            (model_score(&model, &data.prepared[m]), data.examples[m].promise, data.examples[m].language)
+        }));
     }
-    let threshold = choose_threshold(&scored, config.false_alarm_cost);
+    let pooled: Vec<(f32, bool)> = scored.iter().map(|&(s, p, _)| (s, p)).collect();
+    let both = choose_threshold(&pooled, config.false_alarm_cost);
+    let of = |language: Language| -> f32 {
+        let mine: Vec<(f32, bool)> =
+            scored.iter().filter(|s| s.2 == language).map(|&(s, p, _)| (s, p)).collect();
+        if config.per_language && !mine.is_empty() {
+            choose_threshold(&mine, config.false_alarm_cost)
+        } else {
+            both
+        }
+    };
+    let thresholds = [of(Language::En), of(Language::PtBr), both];
     let weights = fit(data, members, config);
-    Model::quantise(config.set, config.bits, &weights, threshold)
+    Model::quantise(config.set, config.bits, &weights, thresholds)
 }
 
 /// The training set of the shipped model: the corpus and the older phrase files.

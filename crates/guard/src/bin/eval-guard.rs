@@ -71,6 +71,9 @@ fn main() {
             "--folds" => config.threshold_folds = value().parse().unwrap(),
             "--cost" => config.false_alarm_cost = value().parse().unwrap(),
             "--phrase-weight" => config.phrase_weight = value().parse().unwrap(),
+            "--per-language" => config.per_language = true,
+            "--seed" => config.seed = value().parse().unwrap(),
+            "--dropout" => config.dropout = value().parse().unwrap(),
             "--pos" => config.positive_weight = value().parse().unwrap(),
             "--threads" => threads = value().parse().unwrap(),
             "--no-phrases" => phrases = false,
@@ -123,7 +126,8 @@ fn main() {
             .filter(|&m| group_of(&data.examples[m].domain) == Some(d))
             .map(|m| {
                 let s = model_score(&model, &data.prepared[m]);
-                (m, s >= model.threshold, s, model.threshold)
+                let t = model.threshold(data.examples[m].language);
+                (m, s >= t, s, t)
             })
             .collect()
     };
@@ -178,6 +182,17 @@ fn main() {
             worst_fpr.0,
             worst_fpr.1.fpr(),
         );
+        // Threshold-free view: margins (score minus the fold's threshold) pooled over folds.
+        let mut margins: Vec<(f32, bool)> = Vec::new();
+        for fold in &results {
+            for &(m, _, score, threshold) in fold {
+                if data.examples[m].language == language {
+                    margins.push((score - threshold, data.examples[m].promise));
+                }
+            }
+        }
+        let (at_fpr, at_recall) = operating_points(&margins);
+        println!("       recall at FPR<=2%: {at_fpr:.4}   FPR at recall>=97%: {at_recall:.4}");
         let kinds: Vec<String> =
             per_kind.iter().map(|((p, k), c)| format!("{k}:{}", if *p { c.fn_ } else { c.fp })).collect();
         println!("       errors by kind: {}", kinds.join(" "));
@@ -246,4 +261,21 @@ fn actor_agreement(examples: &[Example], show: bool) {
             overlap as f64 / detected as f64,
         );
     }
+}
+
+/// Recall when the threshold is moved so that at most 2 % of clear messages alarm, and the false
+/// alarm rate when it is moved so that at least 97 % of promises are caught.
+fn operating_points(scored: &[(f32, bool)]) -> (f64, f64) {
+    let mut positives: Vec<f32> = scored.iter().filter(|s| s.1).map(|s| s.0).collect();
+    let mut negatives: Vec<f32> = scored.iter().filter(|s| !s.1).map(|s| s.0).collect();
+    positives.sort_by(f32::total_cmp);
+    negatives.sort_by(f32::total_cmp);
+    // Highest negatives allowed to alarm: 2 %.
+    let allowed = (negatives.len() as f64 * 0.02).floor() as usize;
+    let cut = negatives[negatives.len() - 1 - allowed];
+    let recall = positives.iter().filter(|&&p| p > cut).count() as f64 / positives.len() as f64;
+    let missed = (positives.len() as f64 * 0.03).floor() as usize;
+    let cut = positives[missed];
+    let fpr = negatives.iter().filter(|&&n| n >= cut).count() as f64 / negatives.len() as f64;
+    (recall, fpr)
 }

@@ -11,12 +11,12 @@ fn main() {
     let bytes = model.to_bytes();
     std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     println!(
-        "wrote {} ({} bytes, 2^{} buckets, {} non-zero, threshold {:.4}) in {:.2} s",
+        "wrote {} ({} bytes, 2^{} buckets, {} non-zero, thresholds {:?}) in {:.2} s",
         path.display(),
         bytes.len(),
         model.bits,
         model.nonzero(),
-        model.threshold,
+        model.thresholds,
         started.elapsed().as_secs_f64()
     );
 }

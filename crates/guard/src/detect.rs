@@ -152,7 +152,7 @@ pub fn detect_with(model: &Model, message: &str) -> Detection {
         let sentence = &tokens[from..to];
         let evidence_start = norm.origin_start(sentence[0].start);
         let evidence_end = norm.origin_end(sentence[sentence.len() - 1].end - 1);
-        let spans = explain(tokens, from, to)
+        let spans = explain(tokens, from, to, guessed.unwrap_or(Language::En))
             .into_iter()
             .map(|found| span(message, norm, found.role, found.start, found.end))
             .collect();

@@ -347,6 +347,9 @@ pub(crate) fn negated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
     (from..to).any(|i| {
         tokens[i].tags & tag::NEG != 0
             && !reassures(tokens, i)
+            // "sem custo", "without charge": a negated noun, not a negated verb.
+            && !(matches!(tokens[i].form, "sem" | "without")
+                && tokens.get(i + 1).is_none_or(|t| t.tags & (tag::FUT | tag::ACT | tag::HAND) == 0))
             && tokens[i + 1..to.min(i + 6)]
                 .iter()
                 .any(|t| t.tags & (tag::FUT | tag::ACT | tag::HAND | tag::PROG) != 0)
@@ -534,6 +537,9 @@ fn any_tag(tokens: &[Token<'_>], tag: u32) -> bool {
 }
 
 fn structure(tokens: &[Token<'_>], context: Context, sink: &mut impl FnMut(u64)) {
+    if present_for_future(tokens) {
+        sink(Fnv::new(b'r').finish());
+    }
     let question = tokens.iter().rev().find(|t| t.kind != Kind::Symbol).is_some_and(|t| t.form == "?");
     let sentence_offer = any_tag(tokens, tag::OFFER);
     let past = any_tag(tokens, tag::PAST);
@@ -656,4 +662,223 @@ fn structure(tokens: &[Token<'_>], context: Context, sink: &mut impl FnMut(u64))
             );
         }
     }
+}
+
+/// Copulas and habitual verbs: "é", "fica", "abre", "funciona", "covers", "opens" say how
+/// things are, not what someone will do.
+fn is_state_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "e" | "esta"
+            | "estao"
+            | "fica"
+            | "ficam"
+            | "funciona"
+            | "funcionam"
+            | "abre"
+            | "abrem"
+            | "fecha"
+            | "fecham"
+            | "trabalha"
+            | "trabalham"
+            | "atende"
+            | "atendem"
+            | "cobre"
+            | "cobrem"
+            | "custa"
+            | "custam"
+            | "tem"
+            | "tém"
+            | "vale"
+            | "valem"
+            | "precisa"
+            | "precisam"
+            | "pode"
+            | "podem"
+            | "deve"
+            | "devem"
+            | "sabe"
+            | "acha"
+            | "is"
+            | "are"
+            | "has"
+            | "have"
+            | "works"
+            | "work"
+            | "opens"
+            | "open"
+            | "closes"
+            | "close"
+            | "covers"
+            | "cover"
+            | "costs"
+            | "cost"
+            | "needs"
+            | "need"
+            | "can"
+            | "may"
+            | "knows"
+            | "thinks"
+            | "says"
+            | "said"
+            | "usually"
+            | "always"
+            | "normally"
+            | "was"
+            | "were"
+            | "had"
+            | "did"
+            | "does"
+            | "do"
+            | "gets"
+            | "get"
+            | "sao"
+            | "era"
+            | "foi"
+            | "faz"
+            | "inclui"
+            | "includes"
+            | "include"
+            | "serve"
+            | "serves"
+            | "oferece"
+            | "offers"
+            | "recomenda"
+            | "recommends"
+            | "cuida"
+            | "handles"
+            | "looks"
+            | "seems"
+            | "parece"
+    )
+}
+
+/// A deictic time that puts something in the future: tomorrow, a weekday, "at 3pm", "in 10",
+/// "amanhã", "na segunda", "às 15h", "em 30 min", "daqui a pouco", "this afternoon".
+fn future_time(tokens: &[Token<'_>], i: usize) -> bool {
+    let w = tokens[i].form;
+    let prev = if i > 0 { tokens[i - 1].form } else { "" };
+    let next = tokens.get(i + 1).map_or("", |t| t.form);
+    match w {
+        "tomorrow" | "tonight" | "later" | "amanha" | "daqui" | "jaja" | "asap" | "shortly" | "soon" => true,
+        "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | "segunda"
+        | "terca" | "quarta" | "quinta" | "sexta" | "sabado" | "domingo" => {
+            !matches!(prev, "de" | "every" | "todo" | "toda" | "from" | "to" | "a" | "till")
+        }
+        "0h" | "0:0" | "0am" => {
+            matches!(prev, "as" | "at" | "by" | "ate" | "pelas" | "umas" | "around" | "about")
+        }
+        "afternoon" | "evening" | "morning" => matches!(prev, "this" | "tomorrow"),
+        "tarde" | "noite" => {
+            matches!(prev, "a" | "mais") && i >= 2 && matches!(tokens[i - 2].form, "hoje" | "mais" | "de")
+        }
+        "week" | "semana" => matches!(prev, "next" | "this") || next == "que",
+        "0" | "0min" => matches!(prev, "in" | "em" | "uns" | "umas"),
+        _ => tokens[i].tags & tag::NUMBER != 0 && matches!(prev, "in" | "em" | "within" | "uns" | "umas"),
+    }
+}
+
+fn recurrent(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    tokens[from..to].iter().any(|t| {
+        matches!(
+            t.form,
+            "todo"
+                | "toda"
+                | "todos"
+                | "todas"
+                | "cada"
+                | "every"
+                | "each"
+                | "sempre"
+                | "always"
+                | "usually"
+                | "normalmente"
+                | "geralmente"
+                | "das"
+                | "per"
+                | "daily"
+                | "weekly"
+                | "diariamente"
+        )
+    })
+}
+
+/// People (or "we") with a present-tense verb and a future time in one clause: "o pintor volta
+/// na segunda", "a gente leva as cadeiras no sábado", "the technician comes by Thursday".
+pub(crate) fn present_for_future(tokens: &[Token<'_>]) -> bool {
+    let gates = gates(tokens);
+    (0..tokens.len()).any(|i| {
+        let t = &tokens[i];
+        let subject = t.kind == Kind::Word
+            && (t.tags & (tag::PERSON | tag::NAME | tag::THIRD) != 0
+                || matches!(t.form, "we" | "nos" | "gente"))
+            && t.tags & (tag::AUTO | tag::YOU) == 0
+            && !matches!(t.form, "who" | "quem" | "them" | "him" | "her" | "dele" | "dela" | "deles");
+        if !subject || gates[i] & (NEGATED | OFFERED | ASKED | MACHINE) != 0 {
+            return false;
+        }
+        let mut v = i + 1;
+        while v < tokens.len() && matches!(tokens[v].form, "te" | "lhe" | "t" | "also" | "tambem" | "just") {
+            v += 1;
+        }
+        let Some(verb) = tokens.get(v) else { return false };
+        let verbish = verb.kind == Kind::Word
+            && verb.tags
+                & (tag::PERSON
+                    | tag::NAME
+                    | tag::LATER
+                    | tag::WHEN
+                    | tag::BREAK
+                    | tag::FUT
+                    | tag::CAN
+                    | tag::OFFER
+                    | tag::PAST
+                    | tag::NEG
+                    | tag::YOU
+                    | tag::SELF
+                    | tag::WE
+                    | tag::THIRD)
+                == 0
+            && !is_state_verb(verb.form)
+            && !matches!(
+                verb.form,
+                "de" | "do"
+                    | "da"
+                    | "dos"
+                    | "das"
+                    | "of"
+                    | "from"
+                    | "on"
+                    | "in"
+                    | "at"
+                    | "the"
+                    | "o"
+                    | "a"
+                    | "os"
+                    | "que"
+                    | "who"
+                    | "and"
+                    | "e"
+                    | "pra"
+                    | "pro"
+                    | "com"
+                    | "with"
+                    | "for"
+                    | "to"
+            );
+        if !verbish {
+            return false;
+        }
+        let (_, ce) = clause_of(tokens, v);
+        let end = ce.max(v + 1);
+        let past = tokens[i.saturating_sub(3)..end].iter().any(|t| t.tags & tag::PAST != 0);
+        !past && (v + 1..end).any(|k| future_time(tokens, k)) && !recurrent(tokens, v, end)
+    })
+}
+
+/// The present-for-future rule over a whole message (development statistics).
+pub fn rule_present_for_future(message: &str) -> bool {
+    crate::analysis::with_analysis(message, |_, _, tokens, sentences| {
+        sentences.iter().any(|&(from, to)| present_for_future(&tokens[from..to]))
+    })
 }

@@ -426,6 +426,13 @@ fn tags_of(tokens: &[Token<'_>], i: usize, language: Language) -> u32 {
     // A company function names people only when it stands as one ("billing will call",
     // "check with billing", "our billing team"); before another noun it names a thing ("our
     // sales promotion", "your billing address"), and so it does as what "your" owns.
+    // "seu Jorge", "dona Maria": a title before a capitalised name only ("seu pedido" is yours).
+    if language == Language::PtBr
+        && matches!(w, "seu" | "dona")
+        && tokens.get(i + 1).is_some_and(|n| n.capital)
+    {
+        word_tags |= TITLE;
+    }
     if word_tags & PERSON != 0 && is_function(w) {
         let owned = matches!(prev, "your" | "seu" | "sua" | "teu" | "tua");
         let modifier = tokens.get(i + 1).is_some_and(|n| {
@@ -598,7 +605,10 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
         "if" | "would" | "could" | "want" | "wanna" | "like" | "prefer" | "wish" | "happy" | "might"
         | "unless" | "whether" | "maybe" | "perhaps" | "interested" => OFFER,
         "already" | "yesterday" | "ago" | "last" | "was" | "were" | "had" | "did" | "earlier"
-        | "previously" | "has" | "have" | "been" => PAST,
+        | "previously" | "has" | "have" | "been" | "spoke" | "met" | "went" | "came" | "rang" | "left"
+        | "took" | "gave" | "told" | "said" | "made" | "saw" | "got" | "brought" | "paid" | "ran"
+        | "found" | "thought" | "wrote" | "sent" | "sold" | "kept" | "held" | "dealt" | "gone" | "done"
+        | "seen" | "spoken" | "written" | "taken" | "given" => PAST,
         "automatic" | "automatically" | "automated" | "auto" | "system" | "systems" | "app" | "bot"
         | "portal" | "website" | "online" | "sms" | "no-reply" | "noreply" | "reminder" | "reminders" => AUTO,
         "can" | "may" | "able" | "free" | "welcome" => CAN,
@@ -1048,7 +1058,10 @@ fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
         "se" | "caso" | "quer" | "queira" | "quiser" | "gostaria" | "prefere" | "preferir" | "prefira"
         | "deseja" | "desejar" | "talvez" | "interesse" | "poderiamos" | "poderia" | "podemos" => OFFER,
         "ja" | "ontem" | "passado" | "passada" | "foi" | "fomos" | "foram" | "era" | "estava" | "tinha"
-        | "teve" | "anteontem" | "antes" => PAST,
+        | "teve" | "anteontem" | "antes" | "esteve" | "estiveram" | "fez" | "fizeram" | "veio" | "vieram"
+        | "deu" | "deram" | "trouxe" | "disse" | "viu" | "pos" | "quis" | "soube" | "houve" | "tiveram" => {
+            PAST
+        }
         "automatico" | "automatica" | "automaticamente" | "automaticos" | "automaticas" | "sistema"
         | "app" | "aplicativo" | "robo" | "bot" | "portal" | "site" | "online" | "sms" | "lembrete"
         | "notificacao" => AUTO,
@@ -1059,7 +1072,7 @@ fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
         "dr" | "dona" | "prof" | "profa" => TITLE,
         _ => 0,
     };
-    if w == "sr" || w == "sra" || (w == "seu" && next.len() > 1 && next != "pedido") {
+    if w == "sr" || w == "sra" {
         tags |= TITLE;
     }
     if w == "a" && next == "gente" {
@@ -1097,6 +1110,10 @@ fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
     // Synthetic future and first person plural future ("entrara", "enviarei", "ligaremos").
     if w.len() > 5 && (w.ends_with("rei") || w.ends_with("remos") || w.ends_with("rao")) {
         tags |= FUT;
+    }
+    // "a equipe está investigando", "o entregador tá saindo": an arrangement under way.
+    if w.len() > 4 && w.ends_with("ndo") && matches!(prev, "esta" | "estao" | "estou" | "estamos") {
+        tags |= PROG;
     }
     // "será", "entrará", "fará": the accent tells the future from the past perfect.
     if w.len() >= 4 && w.ends_with("ra") && accented_end {
@@ -1321,105 +1338,27 @@ fn is_pt_person(w: &str) -> bool {
 }
 
 fn is_pt_act(w: &str) -> bool {
+    // Stems of four letters or more: any word they start.
+    #[rustfmt::skip]
     const STEMS: &[&str] = &[
-        "lig",
-        "retorn",
-        "avis",
-        "respond",
-        "contat",
-        "contact",
-        "fal",
-        "mand",
-        "envi",
-        "cham",
-        "confirm",
-        "inform",
-        "passa",
-        "visit",
-        "verific",
-        "revis",
-        "revist",
-        "analis",
-        "aprov",
-        "resolv",
-        "agend",
-        "remarc",
-        "atualiz",
-        "explic",
-        "orient",
-        "acompanh",
-        "entr",
-        "compareç",
-        "comparec",
-        "vist",
-        "cheg",
-        "traz",
-        "lev",
-        "busc",
-        "recolh",
-        "entreg",
-        "instal",
-        "consert",
-        "arrum",
-        "troc",
-        "corrig",
-        "ajust",
-        "liber",
-        "estorn",
-        "reembols",
-        "devolv",
-        "cancel",
-        "emit",
-        "prepar",
-        "mont",
-        "organiz",
-        "marc",
-        "olh",
-        "ver",
-        "vej",
-        "conferi",
-        "confer",
-        "checa",
-        "cheq",
-        "decid",
-        "avali",
-        "examin",
-        "d",
-        "procur",
-        "tent",
-        "cuid",
-        "dev",
-        "fa",
-        "faz",
-        "fic",
-        "process",
-        "escrev",
-        "mostr",
-        "apresent",
-        "negoci",
-        "calcul",
-        "simul",
-        "orc",
-        "atend",
-        "receb",
-        "solicit",
-        "pedi",
-        "pe",
-        "apur",
-        "investig",
-        "consult",
-        "encaminh",
-        "repass",
-        "transfer",
-        "acion",
-        "escal",
+        "retorn", "avis", "respond", "contat", "contact", "mand", "envi", "cham", "confirm", "inform", "passa",
+        "visit", "verific", "revis", "revist", "analis", "aprov", "resolv", "agend", "remarc", "atualiz", "explic",
+        "orient", "acompanh", "comparec", "vist", "cheg", "traz", "busc", "recolh", "entreg", "instal", "consert",
+        "arrum", "troc", "corrig", "ajust", "liber", "estorn", "reembols", "devolv", "cancel", "emit", "prepar",
+        "mont", "organiz", "marc", "conferi", "confer", "checa", "cheq", "decid", "avali", "examin", "procur",
+        "tent", "cuid", "faz", "process", "escrev", "mostr", "apresent", "negoci", "calcul", "simul", "atend",
+        "receb", "solicit", "pedi", "apur", "investig", "consult", "encaminh", "repass", "transfer", "acion",
+        "escal", "entr", "ligu", "ligar", "ligam", "falar", "falam", "levar", "levam", "olhar", "olham",
     ];
-    if w.len() < 2
-        || matches!(w, "de" | "do" | "da" | "das" | "dos" | "dia" | "dias" | "e" | "entre" | "entrada")
-    {
+    // Short stems: only their short conjugations ("liga", "ligo", "fala", "leva", "olho").
+    const SHORT: &[&str] = &["lig", "fal", "lev", "olh", "vej", "orc"];
+    const VERBS: &[&str] = &["ver", "ve", "vejo", "vemos", "dou", "dar", "damos"];
+    if w.len() < 2 || matches!(w, "entre" | "entrada") {
         return false;
     }
-    STEMS.iter().any(|stem| w.starts_with(stem) && (w.len() > stem.len() + 1 || stem.len() >= 4))
+    VERBS.contains(&w)
+        || STEMS.iter().any(|stem| w.starts_with(stem))
+        || SHORT.iter().any(|stem| w.starts_with(stem) && w.len() <= stem.len() + 3)
 }
 
 fn is_pt_hand(w: &str) -> bool {

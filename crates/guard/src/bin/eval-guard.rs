@@ -88,6 +88,25 @@ fn main() {
     if phrases {
         examples.extend(skillcase_guard::corpus::phrases());
     }
+    if std::env::var("GUARD_RULE_STATS").is_ok() {
+        for language in [Language::En, Language::PtBr] {
+            let (mut tp, mut fp) = (0, 0);
+            for e in examples.iter().filter(|e| e.language == language && !e.domain.is_empty()) {
+                if skillcase_guard::features::rule_present_for_future(&e.text) {
+                    if e.promise {
+                        tp += 1
+                    } else {
+                        fp += 1;
+                        if show {
+                            println!("  RULE-FA [{}] {}", e.kind, e.text)
+                        }
+                    }
+                }
+            }
+            println!("{} present-for-future rule: {tp} promises, {fp} clear", language_name(language));
+        }
+        return;
+    }
     if spans {
         actor_agreement(&examples, show);
         return;

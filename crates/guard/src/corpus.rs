@@ -29,30 +29,33 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/guard")
 }
 
-/// The rows of one corpus file (8 columns, header first).
-pub fn load_corpus(path: &Path) -> Vec<Example> {
+/// The rows of one labelled file with a header line naming its columns: `label`, `lang` and
+/// `text` are required; `domain`, `register`, `kind`, `actor` and `due` are read when present
+/// (the corpus and blind files have all eight, `label lang domain register kind text actor due`).
+pub fn load_labelled(path: &Path) -> Vec<Example> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next().map(str::trim_end),
-        Some("label\tlang\tdomain\tregister\tkind\ttext\tactor\tdue"),
-        "{}: header",
-        path.display()
-    );
+    let header: Vec<&str> = lines.next().unwrap_or_default().trim_end().split('\t').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name);
+    let required =
+        |name: &str| column(name).unwrap_or_else(|| panic!("{}: no {name} column", path.display()));
+    let (label_at, lang_at, text_at) = (required("label"), required("lang"), required("text"));
+    let optional = ["domain", "register", "kind", "actor", "due"].map(column);
     lines
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
             let cols: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cols.len(), 8, "{}: {} columns in {line:?}", path.display(), cols.len());
+            assert_eq!(cols.len(), header.len(), "{}: {} columns in {line:?}", path.display(), cols.len());
+            let get = |at: Option<usize>| at.map(|i| unescape(cols[i])).unwrap_or_default();
             Example {
-                promise: label(cols[0], path),
-                language: language(cols[1], path),
-                domain: cols[2].to_string(),
-                register: cols[3].to_string(),
-                kind: cols[4].to_string(),
-                text: unescape(cols[5]),
-                actor: unescape(cols[6]),
-                due: unescape(cols[7]),
+                promise: label(cols[label_at], path),
+                language: language(cols[lang_at], path),
+                domain: get(optional[0]),
+                register: get(optional[1]),
+                kind: get(optional[2]),
+                text: unescape(cols[text_at]),
+                actor: get(optional[3]),
+                due: get(optional[4]),
             }
         })
         .collect()
@@ -85,8 +88,8 @@ pub fn load_phrases(path: &Path, language: Language) -> Vec<Example> {
 /// The training corpus: both corpus files, English first, in file order.
 pub fn corpus() -> Vec<Example> {
     let dir = data_dir().join("corpus");
-    let mut rows = load_corpus(&dir.join("en.tsv"));
-    rows.extend(load_corpus(&dir.join("pt-BR.tsv")));
+    let mut rows = load_labelled(&dir.join("en.tsv"));
+    rows.extend(load_labelled(&dir.join("pt-BR.tsv")));
     rows
 }
 

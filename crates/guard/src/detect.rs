@@ -329,6 +329,108 @@ mod tests {
     }
 
     #[test]
+    fn a_follow_up_conditional_on_an_event_that_will_happen_is_a_promise() {
+        assert!(promise("quando sair o resultado eu te aviso"));
+        assert!(promise("as soon as I hear back I'll let you know"));
+    }
+
+    #[test]
+    fn informal_spelling_still_promises() {
+        assert!(promise("vo ve c/ o pessoal e t falo"));
+        assert!(promise("will get back 2 u later"));
+    }
+
+    #[test]
+    fn hand_overs_are_promises() {
+        assert!(promise("I'm passing this to our claims team."));
+        assert!(promise("vou encaminhar pro responsável"));
+        assert!(promise("I've escalated it, they'll contact you."));
+    }
+
+    #[test]
+    fn a_passive_follow_up_and_a_present_for_the_future_are_promises() {
+        assert!(promise("seu pedido vai ser revisto e você recebe a resposta por e-mail"));
+        assert!(promise("a Letícia te chama amanhã cedo"));
+        assert!(promise("we are on it and will let you know"));
+    }
+
+    #[test]
+    fn what_is_done_in_this_very_message_is_clear() {
+        assert!(!promise("here is the link"));
+        assert!(!promise("vou te mandar o link agora"));
+        assert!(!promise("I'm sending the tracking number now: 123"));
+        assert!(!promise("já te passo aqui o valor: R$ 50"));
+        assert!(!promise("let me check your order status… it shipped yesterday"));
+    }
+
+    #[test]
+    fn an_offer_phrased_as_a_question_or_a_condition_is_clear() {
+        assert!(!promise("quer que eu peça pra um técnico te ligar?"));
+        assert!(!promise("if you want, I can ask billing to call you"));
+    }
+
+    #[test]
+    fn automated_system_events_are_clear() {
+        assert!(!promise("an automatic renewal reminder goes out a week before"));
+        assert!(!promise("você vai receber um SMS automático com o código"));
+        assert!(!promise("the system emails a receipt once payment clears"));
+    }
+
+    #[test]
+    fn what_the_customer_can_do_is_clear() {
+        assert!(!promise("você pode agendar pelo site"));
+        assert!(!promise("feel free to reply here if anything else comes up"));
+    }
+
+    #[test]
+    fn events_already_done_by_people_are_clear() {
+        assert!(!promise("our technician visited on Monday"));
+        assert!(!promise("a equipe já te ligou ontem"));
+        assert!(!promise("the refund was approved by finance this morning"));
+    }
+
+    #[test]
+    fn saying_no_one_needs_to_act_is_clear() {
+        assert!(!promise("no one needs to visit, it is all done online"));
+        assert!(!promise("there is no need for anyone to call you"));
+    }
+
+    #[test]
+    fn asking_for_information_and_general_answers_are_clear() {
+        assert!(!promise("me passa o CPF do titular?"));
+        assert!(!promise("could you send me your order number?"));
+        assert!(!promise("our opening hours are 9 to 6"));
+        assert!(!promise("the warranty covers 12 months"));
+    }
+
+    #[test]
+    fn a_pronoun_actor_is_the_people_named_before_it() {
+        let message = "ive passed ur msg to the orthodontist, she'll reply 2nite";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["the orthodontist"]);
+    }
+
+    #[test]
+    fn the_actor_of_a_hand_over_is_who_receives_it() {
+        let message = "I'm passing this to our claims team.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["our claims team"]);
+        assert_eq!(spans_of(message, SpanRole::Action), ["passing this"]);
+    }
+
+    #[test]
+    fn the_actor_of_a_passive_is_its_agent() {
+        let message = "Your claim will be assessed by an underwriter within 5 days.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["an underwriter"]);
+        assert!(spans_of(message, SpanRole::Deferral).contains(&"within 5 days".to_string()));
+    }
+
+    #[test]
+    fn a_lowercase_chat_name_heads_its_actor() {
+        let message = "ok so priya from billing is gonna text u later today about the roaming charge";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["priya from billing"]);
+        assert_eq!(spans_of(message, SpanRole::Action), ["text u"]);
+    }
+
+    #[test]
     fn detection_serialises_with_language_tags_and_spans() {
         let json = serde_json::to_value(detect("A specialist will reach out.")).unwrap();
         assert_eq!(json["promise"], true);

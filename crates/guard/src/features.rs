@@ -237,36 +237,15 @@ pub(crate) const MACHINE: u8 = 16;
 /// A clause about a machine: "automatic", "automated", "auto", or a system or app as the subject
 /// of its verb ("the system will send you a reminder", "o app te avisa").
 fn automated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
+    #[rustfmt::skip]
+    const MESSAGES: &[&str] = &[
+        "email", "sms", "text", "msg", "message", "notification", "notificacao", "aviso", "reminder",
+        "lembrete", "confirmation", "confirmacao", "receipt", "recibo", "alert", "alerta", "update",
+        "statement", "mensagem", "notice", "letter", "call",
+    ];
     // "automatically", "an automatic email", "o app te avisa sozinho" — but not "an automatic"
     // (car) or "automation": the word must qualify a verb or a message.
-    let message_or_verb = |t: &Token<'_>| {
-        t.tags & (tag::FUT | tag::ACT) != 0
-            || matches!(
-                t.form,
-                "email"
-                    | "sms"
-                    | "text"
-                    | "msg"
-                    | "message"
-                    | "notification"
-                    | "notificacao"
-                    | "aviso"
-                    | "reminder"
-                    | "lembrete"
-                    | "confirmation"
-                    | "confirmacao"
-                    | "receipt"
-                    | "recibo"
-                    | "alert"
-                    | "alerta"
-                    | "update"
-                    | "statement"
-                    | "mensagem"
-                    | "notice"
-                    | "letter"
-                    | "call"
-            )
-    };
+    let message_or_verb = |t: &Token<'_>| t.tags & (tag::FUT | tag::ACT) != 0 || MESSAGES.contains(&t.form);
     let automatic = (from..to).any(|i| {
         let w = tokens[i].form;
         let adverb = matches!(w, "automatically" | "automaticamente" | "sozinho" | "sozinha");
@@ -321,23 +300,12 @@ pub(crate) fn clauses(tokens: &[Token<'_>]) -> Vec<(usize, usize)> {
 
 /// Reassurance is not negation: "don't worry", "não se preocupe", "no problem".
 fn reassures(tokens: &[Token<'_>], i: usize) -> bool {
-    tokens[i + 1..tokens.len().min(i + 3)].iter().any(|t| {
-        matches!(
-            t.form,
-            "worry"
-                | "worries"
-                | "worried"
-                | "problem"
-                | "preocupe"
-                | "preocupa"
-                | "preocupar"
-                | "problema"
-                | "esquenta"
-                | "stress"
-                | "hesitate"
-                | "hesite"
-        )
-    })
+    #[rustfmt::skip]
+    const REASSURANCE: &[&str] = &[
+        "worry", "worries", "worried", "problem", "preocupe", "preocupa", "preocupar", "problema",
+        "esquenta", "stress", "hesitate", "hesite",
+    ];
+    tokens[i + 1..tokens.len().min(i + 3)].iter().any(|t| REASSURANCE.contains(&t.form))
 }
 
 /// Whether the clause `tokens[from..to]` is negated: a negation before a future, follow-up
@@ -359,28 +327,13 @@ pub(crate) fn negated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
 /// Whether the words at `i` open an offer or a wish of the customer: "if you'd like", "would
 /// you like", "want me to", "I can", "se preferir", "quer que", "posso".
 fn offer_at(tokens: &[Token<'_>], i: usize, to: usize) -> bool {
+    #[rustfmt::skip]
+    const WISHES: &[&str] = &[
+        "like", "want", "prefer", "wish", "rather", "need", "quiser", "preferir", "desejar", "queira",
+        "prefira", "deseje", "precisar", "precise", "interessar", "tiver",
+    ];
     let w = |k: usize| if k < to { tokens[k].form } else { "" };
-    let wish = |f: &str| {
-        matches!(
-            f,
-            "like"
-                | "want"
-                | "prefer"
-                | "wish"
-                | "rather"
-                | "need"
-                | "quiser"
-                | "preferir"
-                | "desejar"
-                | "queira"
-                | "prefira"
-                | "deseje"
-                | "precisar"
-                | "precise"
-                | "interessar"
-                | "tiver"
-        )
-    };
+    let wish = |f: &str| WISHES.contains(&f);
     match w(i) {
         "if" | "se" | "caso" => (i + 1..to.min(i + 5)).any(|k| wish(tokens[k].form)),
         "would" | "do" | "did" => matches!(w(i + 1), "you" | "it") && (wish(w(i + 2)) || w(i + 2) == "help"),
@@ -779,28 +732,12 @@ fn future_time(tokens: &[Token<'_>], i: usize) -> bool {
 }
 
 fn recurrent(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
-    tokens[from..to].iter().any(|t| {
-        matches!(
-            t.form,
-            "todo"
-                | "toda"
-                | "todos"
-                | "todas"
-                | "cada"
-                | "every"
-                | "each"
-                | "sempre"
-                | "always"
-                | "usually"
-                | "normalmente"
-                | "geralmente"
-                | "das"
-                | "per"
-                | "daily"
-                | "weekly"
-                | "diariamente"
-        )
-    })
+    #[rustfmt::skip]
+    const RECURRENT: &[&str] = &[
+        "todo", "toda", "todos", "todas", "cada", "every", "each", "sempre", "always", "usually",
+        "normalmente", "geralmente", "das", "per", "daily", "weekly", "diariamente",
+    ];
+    tokens[from..to].iter().any(|t| RECURRENT.contains(&t.form))
 }
 
 /// People (or "we") with a present-tense verb and a future time in one clause: "o pintor volta
@@ -873,12 +810,5 @@ pub(crate) fn present_for_future(tokens: &[Token<'_>]) -> bool {
         let end = ce.max(v + 1);
         let past = tokens[i.saturating_sub(3)..end].iter().any(|t| t.tags & tag::PAST != 0);
         !past && (v + 1..end).any(|k| future_time(tokens, k)) && !recurrent(tokens, v, end)
-    })
-}
-
-/// The present-for-future rule over a whole message (development statistics).
-pub fn rule_present_for_future(message: &str) -> bool {
-    crate::analysis::with_analysis(message, |_, _, tokens, sentences| {
-        sentences.iter().any(|&(from, to)| present_for_future(&tokens[from..to]))
     })
 }

@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod corpus;
 pub mod detect;
+pub mod eval;
 pub mod features;
 pub mod model;
 mod normalize;

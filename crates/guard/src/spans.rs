@@ -48,106 +48,21 @@ const OUTER_PREPOSITIONS: &[&str] = &[
 ];
 
 /// Words between a subject and its verb: adverbs, clitics, auxiliaries.
+#[rustfmt::skip]
 const VERB_GROUP: &[&str] = &[
-    "also",
-    "just",
-    "personally",
-    "definitely",
-    "probably",
-    "then",
-    "still",
-    "really",
-    "directly",
-    "tambem",
-    "logo",
-    "mesmo",
-    "pessoalmente",
-    "provavelmente",
-    "certamente",
-    "entao",
-    "te",
-    "lhe",
-    "me",
-    "se",
-    "is",
-    "are",
-    "am",
-    "be",
-    "ainda",
-    "so",
-    "hoje",
-    "amanha",
-    "both",
-    "esta",
-    "estao",
-    "estou",
-    "estamos",
-    "ja",
+    "also", "just", "personally", "definitely", "probably", "then", "still", "really", "directly", "tambem",
+    "logo", "mesmo", "pessoalmente", "provavelmente", "certamente", "entao", "te", "lhe", "me", "se", "is",
+    "are", "am", "be", "ainda", "so", "hoje", "amanha", "both", "esta", "estao", "estou", "estamos", "ja",
 ];
 
 /// Words that end a subject noun phrase on its left: discourse markers, greetings, conjunctions.
+#[rustfmt::skip]
 const DISCOURSE: &[&str] = &[
-    "hi",
-    "hey",
-    "hiya",
-    "hello",
-    "ok",
-    "okay",
-    "yes",
-    "yeah",
-    "right",
-    "great",
-    "so",
-    "well",
-    "oi",
-    "ola",
-    "opa",
-    "entao",
-    "bom",
-    "sim",
-    "certo",
-    "pronto",
-    "that",
-    "que",
-    "who",
-    "which",
-    "thanks",
-    "obrigado",
-    "please",
-    "because",
-    "porque",
-    "good",
-    "news",
-    "aqui",
-    "here",
-    "now",
-    "agora",
-    "and",
-    "e",
-    "but",
-    "mas",
-    "or",
-    "ou",
-    "also",
-    "tambem",
-    "dear",
-    "prezado",
-    "prezada",
-    "meanwhile",
-    "anyway",
-    "alright",
-    "sure",
-    "claro",
-    "perfeito",
-    "otimo",
-    "poxa",
-    "relaxa",
-    "vixe",
-    "show",
-    "beleza",
-    "pois",
-    "enquanto",
-    "isso",
+    "hi", "hey", "hiya", "hello", "ok", "okay", "yes", "yeah", "right", "great", "so", "well", "oi", "ola",
+    "opa", "entao", "bom", "sim", "certo", "pronto", "that", "que", "who", "which", "thanks", "obrigado",
+    "please", "because", "porque", "good", "news", "aqui", "here", "now", "agora", "and", "e", "but", "mas",
+    "or", "ou", "also", "tambem", "dear", "prezado", "prezada", "meanwhile", "anyway", "alright", "sure",
+    "claro", "perfeito", "otimo", "poxa", "relaxa", "vixe", "show", "beleza", "pois", "enquanto", "isso",
     "blz",
 ];
 
@@ -428,7 +343,7 @@ fn find_anchor(all: &[Token<'_>], lo: usize, hi: usize) -> Option<Anchor> {
             (if to_people { 5 + 2 * i32::from(committed) } else { 1 }, Anchor::HandOver(i))
         } else if t.tags & tag::PROG != 0 {
             (5, Anchor::Verb(i))
-        } else if after_subject && is_plain_word(t) || (after_subject && t.tags & tag::ACT != 0) {
+        } else if after_subject && (is_plain_word(t) || t.tags & tag::ACT != 0) {
             // "o pintor volta na segunda", "a gente leva as cadeiras".
             (3 + i32::from(timed), Anchor::Verb(i))
         } else if t.tags & tag::ACT != 0 && !is_people(t) && !after_determiner {
@@ -546,8 +461,7 @@ fn deferrals(tokens: &[Token<'_>], anchor: Option<usize>) -> Vec<Found> {
     ];
     const TRAILING: &[&str] = &["the", "of", "a", "o", "de", "do", "da", "at", "in"];
     const LONE: &[&str] = &[
-        "when", "quando", "week", "dias", "horas", "days", "hours", "semana", "minutes", "minutos", "ate",
-        "by", "within", "em",
+        "week", "dias", "horas", "days", "hours", "semana", "minutes", "minutos", "ate", "by", "within", "em",
     ];
     let mut out = Vec::new();
     let mut i = 0;
@@ -679,7 +593,13 @@ fn action(all: &[Token<'_>], anchor: Anchor, end: usize) -> Option<(usize, usize
     let limit = end.min(start + 4);
     while stop < limit {
         let t = &all[stop];
-        if t.kind != Kind::Word || t.tags & (tag::LATER | tag::WHEN | tag::FUT) != 0 || is(t.form, STOPS) {
+        // A hand-over's action ends where the people it goes to begin ("passing this | to ...").
+        let to_people = matches!(anchor, Anchor::HandOver(_)) && is_outer_preposition(t);
+        if t.kind != Kind::Word
+            || t.tags & (tag::LATER | tag::WHEN | tag::FUT) != 0
+            || is(t.form, STOPS)
+            || to_people
+        {
             break;
         }
         stop += 1;

@@ -272,7 +272,7 @@ fn mixed_shape(raw: &str) -> &'static str {
 
 /// The one spelling of a word the detector uses: chat abbreviations and contractions without
 /// apostrophes folded to their full form ("vc" → `voce`, "ill" → `i'll`, "u" → `you`).
-pub(crate) fn fold<'a>(raw: &'a str, language: Language) -> &'a str {
+pub(crate) fn fold(raw: &str, language: Language) -> &str {
     let shared = match raw {
         "pls" | "plz" | "pfv" | "pf" => Some("please"),
         "msg" | "msgs" | "mensagem" => Some("msg"),
@@ -452,111 +452,27 @@ fn tags_of(tokens: &[Token<'_>], i: usize, language: Language) -> u32 {
 
 /// Company functions that also name things: "billing" is a team and a bill.
 fn is_function(w: &str) -> bool {
-    matches!(
-        w,
-        "billing"
-            | "sales"
-            | "support"
-            | "finance"
-            | "accounts"
-            | "accounting"
-            | "claims"
-            | "legal"
-            | "logistics"
-            | "dispatch"
-            | "operations"
-            | "compliance"
-            | "fraud"
-            | "disputes"
-            | "retention"
-            | "admissions"
-            | "housekeeping"
-            | "kitchen"
-            | "warehouse"
-            | "financeiro"
-            | "comercial"
-            | "juridico"
-            | "suporte"
-            | "cobranca"
-            | "faturamento"
-            | "sinistros"
-            | "credito"
-            | "cadastro"
-            | "qualidade"
-            | "manutencao"
-            | "vendas"
-            | "marketing"
-            | "eventos"
-            | "compras"
-            | "logistica"
-            | "expedicao"
-            | "estoque"
-            | "retencao"
-    )
+    #[rustfmt::skip]
+    const FUNCTIONS: &[&str] = &[
+        "billing", "sales", "support", "finance", "accounts", "accounting", "claims", "legal", "logistics",
+        "dispatch", "operations", "compliance", "fraud", "disputes", "retention", "admissions",
+        "housekeeping", "kitchen", "warehouse", "financeiro", "comercial", "juridico", "suporte", "cobranca",
+        "faturamento", "sinistros", "credito", "cadastro", "qualidade", "manutencao", "vendas", "marketing",
+        "eventos", "compras", "logistica", "expedicao", "estoque", "retencao",
+    ];
+    FUNCTIONS.contains(&w)
 }
 
 /// Prepositions, articles, pronouns and other words that never make a following noun phrase.
 fn is_function_word(w: &str) -> bool {
-    matches!(
-        w,
-        "the"
-            | "a"
-            | "an"
-            | "to"
-            | "for"
-            | "of"
-            | "on"
-            | "in"
-            | "at"
-            | "about"
-            | "by"
-            | "with"
-            | "from"
-            | "and"
-            | "or"
-            | "is"
-            | "are"
-            | "was"
-            | "has"
-            | "have"
-            | "team"
-            | "who"
-            | "that"
-            | "this"
-            | "it"
-            | "as"
-            | "o"
-            | "os"
-            | "um"
-            | "uma"
-            | "pra"
-            | "pro"
-            | "de"
-            | "do"
-            | "da"
-            | "dos"
-            | "das"
-            | "com"
-            | "sobre"
-            | "no"
-            | "na"
-            | "e"
-            | "ou"
-            | "que"
-            | "ja"
-            | "esta"
-            | "aqui"
-            | "hoje"
-            | "ainda"
-            | "so"
-            | "tambem"
-            | "mesmo"
-            | "se"
-            | "isso"
-            | "sera"
-            | "vai"
-            | "precisa"
-    )
+    #[rustfmt::skip]
+    const FUNCTION_WORDS: &[&str] = &[
+        "the", "a", "an", "to", "for", "of", "on", "in", "at", "about", "by", "with", "from", "and", "or",
+        "is", "are", "was", "has", "have", "team", "who", "that", "this", "it", "as", "o", "os", "um", "uma",
+        "pra", "pro", "de", "do", "da", "dos", "das", "com", "sobre", "no", "na", "e", "ou", "que", "ja",
+        "esta", "aqui", "hoje", "ainda", "so", "tambem", "mesmo", "se", "isso", "sera", "vai", "precisa",
+    ];
+    FUNCTION_WORDS.contains(&w)
 }
 
 fn starts_sentence(tokens: &[Token<'_>], i: usize) -> bool {
@@ -573,6 +489,10 @@ fn starts_sentence(tokens: &[Token<'_>], i: usize) -> bool {
 }
 
 fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
+    #[rustfmt::skip]
+    const NUMBER_WORDS: &[&str] = &[
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "couple", "few",
+    ];
     use tag::*;
     let mut tags = match w {
         "will" | "shall" | "gonna" | "wil" => FUT,
@@ -632,21 +552,7 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
             }
         }
     }
-    if matches!(
-        w,
-        "one"
-            | "two"
-            | "three"
-            | "four"
-            | "five"
-            | "six"
-            | "seven"
-            | "eight"
-            | "nine"
-            | "ten"
-            | "couple"
-            | "few"
-    ) {
+    if NUMBER_WORDS.contains(&w) {
         tags |= NUMBER;
     }
     if is_en_person(w) {
@@ -674,321 +580,50 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
 }
 
 fn is_en_person(w: &str) -> bool {
+    #[rustfmt::skip]
     const PEOPLE: &[&str] = &[
-        "someone",
-        "somebody",
-        "anyone",
-        "team",
-        "teams",
-        "department",
-        "manager",
-        "managers",
-        "supervisor",
-        "technician",
-        "technicians",
-        "engineer",
-        "engineers",
-        "specialist",
-        "specialists",
-        "agent",
-        "agents",
-        "advisor",
-        "adviser",
-        "advisors",
-        "advisers",
-        "consultant",
-        "representative",
-        "rep",
-        "colleague",
-        "colleagues",
-        "staff",
-        "person",
-        "human",
-        "member",
-        "officer",
-        "coordinator",
-        "desk",
-        "office",
-        "billing",
-        "sales",
-        "support",
-        "finance",
-        "accounts",
-        "accounting",
-        "dr",
-        "doctor",
-        "nurse",
-        "vet",
-        "surgeon",
-        "dentist",
-        "hygienist",
-        "reception",
-        "receptionist",
-        "driver",
-        "courier",
-        "rider",
-        "inspector",
-        "assessor",
-        "adjuster",
-        "underwriter",
-        "underwriters",
-        "solicitor",
-        "lawyer",
-        "attorney",
-        "paralegal",
-        "teacher",
-        "tutor",
-        "lecturer",
-        "tutor",
-        "registrar",
-        "admissions",
-        "chef",
-        "kitchen",
-        "waiter",
-        "host",
-        "concierge",
-        "housekeeping",
-        "crew",
-        "pilot",
-        "planner",
-        "planners",
-        "agent",
-        "pharmacist",
-        "trainer",
-        "instructor",
-        "coach",
-        "stylist",
-        "therapist",
-        "mechanic",
-        "mechanics",
-        "workshop",
-        "electrician",
-        "plumber",
-        "fitter",
-        "installer",
-        "surveyor",
-        "caseworker",
-        "handler",
-        "recruiter",
-        "recruiters",
-        "hiring",
-        "landlord",
-        "lettings",
-        "leasing",
-        "agency",
-        "partner",
-        "partners",
-        "clinician",
-        "physio",
-        "physiotherapist",
-        "optician",
-        "pharmacy",
-        "lab",
-        "laboratory",
-        "warehouse",
-        "logistics",
-        "dispatch",
-        "operations",
-        "ops",
-        "claims",
-        "legal",
-        "compliance",
-        "fraud",
-        "disputes",
-        "retention",
-        "helpdesk",
-        "lead",
-        "head",
-        "director",
-        "owner",
-        "boss",
-        "supplier",
-        "manufacturer",
-        "vendor",
-        "provider",
-        "bank",
-        "store",
-        "branch",
-        "shop",
-        "clinic",
-        "practice",
-        "firm",
-        "council",
-        "panel",
-        "committee",
-        "board",
-        "tech",
-        "guys",
-        "lads",
-        "folks",
-        "people",
-        "somebody's",
-        "someone's",
-        "porter",
-        "guide",
-        "operator",
-        "auditor",
-        "controller",
-        "estimator",
-        "valuer",
-        "agent's",
-        "duty",
-        "movers",
-        "packers",
-        "foreman",
-        "supervisors",
-        "tenant",
-        "concierge's",
-        "secretary",
-        "assistant",
-        "registry",
-        "headteacher",
-        "principal",
-        "dean",
-        "faculty",
-        "examiner",
-        "midwife",
-        "gp",
-        "physician",
-        "radiologist",
-        "anaesthetist",
-        "orthodontist",
-        "groomer",
-        "beautician",
-        "barber",
-        "therapists",
+        "someone", "somebody", "anyone", "team", "teams", "department", "manager", "managers", "supervisor",
+        "technician", "technicians", "engineer", "engineers", "specialist", "specialists", "agent", "agents",
+        "advisor", "adviser", "advisors", "advisers", "consultant", "representative", "rep", "colleague",
+        "colleagues", "staff", "person", "human", "member", "officer", "coordinator", "desk", "office",
+        "billing", "sales", "support", "finance", "accounts", "accounting", "dr", "doctor", "nurse", "vet",
+        "surgeon", "dentist", "hygienist", "reception", "receptionist", "driver", "courier", "rider",
+        "inspector", "assessor", "adjuster", "underwriter", "underwriters", "solicitor", "lawyer",
+        "attorney", "paralegal", "teacher", "tutor", "lecturer", "tutor", "registrar", "admissions", "chef",
+        "kitchen", "waiter", "host", "concierge", "housekeeping", "crew", "pilot", "planner", "planners",
+        "agent", "pharmacist", "trainer", "instructor", "coach", "stylist", "therapist", "mechanic",
+        "mechanics", "workshop", "electrician", "plumber", "fitter", "installer", "surveyor", "caseworker",
+        "handler", "recruiter", "recruiters", "hiring", "landlord", "lettings", "leasing", "agency",
+        "partner", "partners", "clinician", "physio", "physiotherapist", "optician", "pharmacy", "lab",
+        "laboratory", "warehouse", "logistics", "dispatch", "operations", "ops", "claims", "legal",
+        "compliance", "fraud", "disputes", "retention", "helpdesk", "lead", "head", "director", "owner",
+        "boss", "supplier", "manufacturer", "vendor", "provider", "bank", "store", "branch", "shop",
+        "clinic", "practice", "firm", "council", "panel", "committee", "board", "tech", "guys", "lads",
+        "folks", "people", "somebody's", "someone's", "porter", "guide", "operator", "auditor", "controller",
+        "estimator", "valuer", "agent's", "duty", "movers", "packers", "foreman", "supervisors", "tenant",
+        "concierge's", "secretary", "assistant", "registry", "headteacher", "principal", "dean", "faculty",
+        "examiner", "midwife", "gp", "physician", "radiologist", "anaesthetist", "orthodontist", "groomer",
+        "beautician", "barber", "therapists",
     ];
     PEOPLE.contains(&w)
 }
 
 fn is_en_act(w: &str) -> bool {
+    #[rustfmt::skip]
     const ACTS: &[&str] = &[
-        "call",
-        "ring",
-        "phone",
-        "telephone",
-        "text",
-        "email",
-        "contact",
-        "reach",
-        "reply",
-        "respond",
-        "update",
-        "inform",
-        "notify",
-        "confirm",
-        "send",
-        "get",
-        "touch",
-        "follow",
-        "check",
-        "look",
-        "review",
-        "visit",
-        "come",
-        "pop",
-        "drop",
-        "stop",
-        "arrange",
-        "sort",
-        "fix",
-        "repair",
-        "decide",
-        "approve",
-        "assess",
-        "process",
-        "handle",
-        "investigate",
-        "chase",
-        "let",
-        "advise",
-        "message",
-        "ping",
-        "write",
-        "revert",
-        "discuss",
-        "talk",
-        "speak",
-        "explain",
-        "organise",
-        "organize",
-        "schedule",
-        "book",
-        "collect",
-        "deliver",
-        "bring",
-        "prepare",
-        "issue",
-        "refund",
-        "credit",
-        "waive",
-        "pick",
-        "take",
-        "keep",
-        "be",
-        "give",
-        "examine",
-        "inspect",
-        "evaluate",
-        "verify",
-        "ask",
-        "raise",
-        "escalate",
-        "assign",
-        "contact",
-        "reschedule",
-        "rebook",
-        "replace",
-        "deal",
-        "help",
-        "sit",
-        "meet",
-        "go",
-        "come",
-        "return",
-        "post",
-        "mail",
-        "courier",
-        "ship",
-        "dispatch",
-        "install",
-        "attend",
-        "see",
-        "provide",
-        "draft",
-        "put",
-        "set",
-        "work",
-        "run",
-        "test",
-        "calculate",
-        "quote",
-        "price",
-        "amend",
-        "correct",
-        "adjust",
-        "cancel",
-        "release",
-        "unlock",
-        "activate",
-        "reconnect",
-        "restore",
-        "reset",
-        "reach",
-        "liaise",
-        "coordinate",
-        "find",
-        "source",
-        "order",
-        "hold",
-        "reserve",
-        "finalise",
-        "finalize",
-        "share",
-        "forward",
-        "pass",
-        "transfer",
-        "reissue",
+        "call", "ring", "phone", "telephone", "text", "email", "contact", "reach", "reply", "respond",
+        "update", "inform", "notify", "confirm", "send", "get", "touch", "follow", "check", "look", "review",
+        "visit", "come", "pop", "drop", "stop", "arrange", "sort", "fix", "repair", "decide", "approve",
+        "assess", "process", "handle", "investigate", "chase", "let", "advise", "message", "ping", "write",
+        "revert", "discuss", "talk", "speak", "explain", "organise", "organize", "schedule", "book",
+        "collect", "deliver", "bring", "prepare", "issue", "refund", "credit", "waive", "pick", "take",
+        "keep", "be", "give", "examine", "inspect", "evaluate", "verify", "ask", "raise", "escalate",
+        "assign", "contact", "reschedule", "rebook", "replace", "deal", "help", "sit", "meet", "go", "come",
+        "return", "post", "mail", "courier", "ship", "dispatch", "install", "attend", "see", "provide",
+        "draft", "put", "set", "work", "run", "test", "calculate", "quote", "price", "amend", "correct",
+        "adjust", "cancel", "release", "unlock", "activate", "reconnect", "restore", "reset", "reach",
+        "liaise", "coordinate", "find", "source", "order", "hold", "reserve", "finalise", "finalize",
+        "share", "forward", "pass", "transfer", "reissue",
     ];
     ACTS.contains(&w)
         || [
@@ -1000,41 +635,14 @@ fn is_en_act(w: &str) -> bool {
 }
 
 fn is_en_hand(w: &str) -> bool {
-    matches!(
-        w,
-        "forward"
-            | "forwarded"
-            | "forwarding"
-            | "pass"
-            | "passed"
-            | "passing"
-            | "escalate"
-            | "escalated"
-            | "escalating"
-            | "transfer"
-            | "transferred"
-            | "transferring"
-            | "refer"
-            | "referred"
-            | "referring"
-            | "hand"
-            | "handed"
-            | "handing"
-            | "flag"
-            | "flagged"
-            | "flagging"
-            | "raise"
-            | "raised"
-            | "raising"
-            | "sent"
-            | "logged"
-            | "log"
-            | "logging"
-            | "loop"
-            | "looped"
-            | "assigned"
-            | "assign"
-    )
+    #[rustfmt::skip]
+    const HAND_OVERS: &[&str] = &[
+        "forward", "forwarded", "forwarding", "pass", "passed", "passing", "escalate", "escalated",
+        "escalating", "transfer", "transferred", "transferring", "refer", "referred", "referring", "hand",
+        "handed", "handing", "flag", "flagged", "flagging", "raise", "raised", "raising", "sent", "logged",
+        "log", "logging", "loop", "looped", "assigned", "assign",
+    ];
+    HAND_OVERS.contains(&w)
 }
 
 fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
@@ -1130,209 +738,35 @@ fn pt_tags(w: &str, prev: &str, next: &str, accented_end: bool) -> u32 {
 }
 
 fn is_pt_person(w: &str) -> bool {
+    #[rustfmt::skip]
     const PEOPLE: &[&str] = &[
-        "alguem",
-        "equipe",
-        "equipes",
-        "time",
-        "setor",
-        "departamento",
-        "area",
-        "pessoal",
-        "atendente",
-        "atendentes",
-        "especialista",
-        "especialistas",
-        "consultor",
-        "consultora",
-        "analista",
-        "analistas",
-        "tecnico",
-        "tecnica",
-        "tecnicos",
-        "responsavel",
-        "responsaveis",
-        "gerente",
-        "gerencia",
-        "supervisor",
-        "supervisora",
-        "coordenador",
-        "coordenadora",
-        "coordenacao",
-        "gestor",
-        "gestora",
-        "colega",
-        "representante",
-        "vendedor",
-        "vendedora",
-        "financeiro",
-        "comercial",
-        "juridico",
-        "suporte",
-        "sac",
-        "ouvidoria",
-        "diretoria",
-        "diretor",
-        "diretora",
-        "dr",
-        "medico",
-        "medica",
-        "enfermeira",
-        "enfermeiro",
-        "veterinario",
-        "veterinaria",
-        "vet",
-        "dentista",
-        "recepcao",
-        "recepcionista",
-        "motorista",
-        "entregador",
-        "entregadora",
-        "motoboy",
-        "vistoriador",
-        "vistoriadora",
-        "perito",
-        "corretor",
-        "corretora",
-        "advogado",
-        "advogada",
-        "professor",
-        "professora",
-        "coordenadora",
-        "secretaria",
-        "tutor",
-        "tutora",
-        "chef",
-        "cozinha",
-        "garcom",
-        "garcon",
-        "maitre",
-        "guia",
-        "piloto",
-        "farmaceutico",
-        "farmaceutica",
-        "instrutor",
-        "instrutora",
-        "personal",
-        "cabeleireiro",
-        "cabeleireira",
-        "manicure",
-        "esteticista",
-        "mecanico",
-        "mecanicos",
-        "oficina",
-        "eletricista",
-        "encanador",
-        "instalador",
-        "instaladora",
-        "montador",
-        "montadores",
-        "engenheiro",
-        "engenheira",
-        "recrutador",
-        "recrutadora",
-        "rh",
-        "imobiliaria",
-        "proprietario",
-        "proprietaria",
-        "locador",
-        "sindico",
-        "portaria",
-        "porteiro",
-        "laboratorio",
-        "clinica",
-        "farmacia",
-        "loja",
-        "estoque",
-        "logistica",
-        "expedicao",
-        "fornecedor",
-        "fabricante",
-        "banco",
-        "parceiro",
-        "parceira",
-        "escritorio",
-        "central",
-        "cobranca",
-        "faturamento",
-        "sinistros",
-        "sinistro",
-        "regulador",
-        "reguladora",
-        "auditoria",
-        "compras",
-        "operacao",
-        "operacoes",
-        "transportadora",
-        "seguradora",
-        "agencia",
-        "unidade",
-        "filial",
-        "chefe",
-        "lider",
-        "encarregado",
-        "encarregada",
-        "plantao",
-        "nutricionista",
-        "fisioterapeuta",
-        "psicologo",
-        "psicologa",
-        "treinador",
-        "treinadora",
-        "coordenacao",
-        "banca",
-        "comissao",
-        "conselho",
-        "despachante",
-        "assistente",
-        "agente",
-        "atendimento",
-        "credito",
-        "cadastro",
-        "qualidade",
-        "manutencao",
-        "pessoas",
-        "moca",
-        "moco",
-        "rapaz",
-        "galera",
-        "povo",
-        "dono",
-        "dona",
-        "donos",
-        "anestesista",
-        "cirurgiao",
-        "cirurgia",
-        "ortodontista",
-        "protetico",
-        "higienista",
-        "groomer",
-        "tosador",
-        "tosadora",
-        "banhista",
-        "caixa",
-        "seguranca",
-        "guarda",
-        "fiscal",
-        "auditor",
-        "perita",
-        "avaliador",
-        "avaliadora",
-        "analise",
-        "backoffice",
-        "retencao",
-        "vendas",
-        "marketing",
-        "eventos",
-        "cerimonial",
-        "cerimonialista",
-        "decoradora",
-        "decorador",
-        "buffet",
-        "fotografo",
-        "fotografa",
-        "organizador",
-        "organizadora",
+        "alguem", "equipe", "equipes", "time", "setor", "departamento", "area", "pessoal", "atendente",
+        "atendentes", "especialista", "especialistas", "consultor", "consultora", "analista", "analistas",
+        "tecnico", "tecnica", "tecnicos", "responsavel", "responsaveis", "gerente", "gerencia", "supervisor",
+        "supervisora", "coordenador", "coordenadora", "coordenacao", "gestor", "gestora", "colega",
+        "representante", "vendedor", "vendedora", "financeiro", "comercial", "juridico", "suporte", "sac",
+        "ouvidoria", "diretoria", "diretor", "diretora", "dr", "medico", "medica", "enfermeira",
+        "enfermeiro", "veterinario", "veterinaria", "vet", "dentista", "recepcao", "recepcionista",
+        "motorista", "entregador", "entregadora", "motoboy", "vistoriador", "vistoriadora", "perito",
+        "corretor", "corretora", "advogado", "advogada", "professor", "professora", "coordenadora",
+        "secretaria", "tutor", "tutora", "chef", "cozinha", "garcom", "garcon", "maitre", "guia", "piloto",
+        "farmaceutico", "farmaceutica", "instrutor", "instrutora", "personal", "cabeleireiro",
+        "cabeleireira", "manicure", "esteticista", "mecanico", "mecanicos", "oficina", "eletricista",
+        "encanador", "instalador", "instaladora", "montador", "montadores", "engenheiro", "engenheira",
+        "recrutador", "recrutadora", "rh", "imobiliaria", "proprietario", "proprietaria", "locador",
+        "sindico", "portaria", "porteiro", "laboratorio", "clinica", "farmacia", "loja", "estoque",
+        "logistica", "expedicao", "fornecedor", "fabricante", "banco", "parceiro", "parceira", "escritorio",
+        "central", "cobranca", "faturamento", "sinistros", "sinistro", "regulador", "reguladora",
+        "auditoria", "compras", "operacao", "operacoes", "transportadora", "seguradora", "agencia",
+        "unidade", "filial", "chefe", "lider", "encarregado", "encarregada", "plantao", "nutricionista",
+        "fisioterapeuta", "psicologo", "psicologa", "treinador", "treinadora", "coordenacao", "banca",
+        "comissao", "conselho", "despachante", "assistente", "agente", "atendimento", "credito", "cadastro",
+        "qualidade", "manutencao", "pessoas", "moca", "moco", "rapaz", "galera", "povo", "dono", "dona",
+        "donos", "anestesista", "cirurgiao", "cirurgia", "ortodontista", "protetico", "higienista",
+        "groomer", "tosador", "tosadora", "banhista", "caixa", "seguranca", "guarda", "fiscal", "auditor",
+        "perita", "avaliador", "avaliadora", "analise", "backoffice", "retencao", "vendas", "marketing",
+        "eventos", "cerimonial", "cerimonialista", "decoradora", "decorador", "buffet", "fotografo",
+        "fotografa", "organizador", "organizadora",
     ];
     PEOPLE.contains(&w)
 }

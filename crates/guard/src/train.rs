@@ -58,7 +58,7 @@ impl Config {
         positive_weight: 1.0,
         dropout: 0.0,
         phrase_weight: 1.0,
-        seed: 0x5eed_0f_9a4d,
+        seed: 0x005e_ed0f_9a4d,
     };
 }
 

@@ -104,6 +104,11 @@ static MODEL_BYTES: &[u8] = include_bytes!("../model/guard.bin");
 static MODEL: LazyLock<Model> =
     LazyLock::new(|| Model::from_bytes(MODEL_BYTES).expect("the embedded guard model is valid"));
 
+/// The bytes of the shipped model, as embedded (`model/guard.bin`).
+pub fn model_bytes() -> &'static [u8] {
+    MODEL_BYTES
+}
+
 /// The shipped model (loads it on first use).
 pub fn model() -> &'static Model {
     &MODEL

@@ -13,4 +13,4 @@ mod spans;
 mod text;
 pub mod train;
 
-pub use detect::{detect, detect_with, model, Detection, Language, Span, SpanRole};
+pub use detect::{detect, detect_with, model, model_bytes, Detection, Language, Span, SpanRole};

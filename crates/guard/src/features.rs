@@ -243,9 +243,10 @@ fn automated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
         "lembrete", "confirmation", "confirmacao", "receipt", "recibo", "alert", "alerta", "update",
         "statement", "mensagem", "notice", "letter", "call",
     ];
-    // "automatically", "an automatic email", "o app te avisa sozinho" — but not "an automatic"
-    // (car) or "automation": the word must qualify a verb or a message.
-    let message_or_verb = |t: &Token<'_>| t.tags & (tag::FUT | tag::ACT) != 0 || MESSAGES.contains(&t.form);
+    // "automatically", "an automatic email", "um sms automático", "o app te avisa sozinho" — but
+    // not "upgrade you to an automatic" (a car) or "automation": the adjective must qualify a
+    // message next to it.
+    let message = |t: &Token<'_>| MESSAGES.contains(&t.form);
     let automatic = (from..to).any(|i| {
         let w = tokens[i].form;
         let adverb = matches!(w, "automatically" | "automaticamente" | "sozinho" | "sozinha");
@@ -254,7 +255,9 @@ fn automated(tokens: &[Token<'_>], from: usize, to: usize) -> bool {
             "automated" | "automatic" | "auto" | "automatico" | "automatica" | "automaticos" | "automaticas"
         );
         adverb
-            || (adjective && tokens[i.saturating_sub(2).max(from)..to.min(i + 3)].iter().any(message_or_verb))
+            || (adjective
+                && (tokens[i + 1..to.min(i + 3)].iter().any(message)
+                    || (i > from && message(&tokens[i - 1]))))
     });
     if automatic {
         return true;

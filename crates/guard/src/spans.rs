@@ -334,7 +334,7 @@ fn find_anchor(all: &[Token<'_>], lo: usize, hi: usize) -> Option<Anchor> {
                 // "O manobrista leva": an article and a noun opening the clause.
                 || (is_plain_word(p) && i >= 2 && i - 2 == cs && is(tokens[i - 2].form, DETERMINERS))
             };
-        let (mut rating, anchor) = if t.tags & tag::FUT != 0 && t.form != "me" {
+        let (mut rating, anchor) = if t.tags & tag::FUT != 0 && !matches!(t.form, "me" | "lemme") {
             (if follow_up { 6 } else { 5 }, Anchor::Future(i))
         } else if t.tags & tag::HAND != 0 && !after_determiner {
             let to_people = receiver(tokens, i, ce).is_some();

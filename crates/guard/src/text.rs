@@ -409,7 +409,13 @@ fn tags_of(tokens: &[Token<'_>], i: usize, language: Language) -> u32 {
         };
     }
     if t.kind != Kind::Word {
-        return if w == "0h" || w == "0:0" || w == "0am" { LATER } else { 0 };
+        // "15h", "10:30", "3pm"; and "in 10", "em 30": a number after "in" counts time to come.
+        let after_in = i > 0 && matches!(tokens[i - 1].form, "in" | "em" | "within" | "daqui");
+        return if w == "0h" || w == "0:0" || w == "0am" || (after_in && t.kind == Kind::Number) {
+            LATER
+        } else {
+            0
+        };
     }
     if t.capital
         && i > 0
@@ -497,7 +503,7 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
     let mut tags = match w {
         "will" | "shall" | "gonna" | "wil" => FUT,
         "going" if next == "to" => FUT,
-        "i'll" => FUT | SELF,
+        "i'll" | "lemme" => FUT | SELF,
         "we'll" => FUT | WE,
         "you'll" => FUT | YOU,
         "he'll" | "she'll" | "they'll" | "who'll" => FUT | THIRD,
@@ -511,7 +517,7 @@ fn en_tags(w: &str, prev: &str, next: &str) -> u32 {
         "later" | "tomorrow" | "soon" | "shortly" | "asap" | "tonight" | "next" | "afternoon" | "evening"
         | "morning" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
         | "within" | "until" | "eod" | "end" | "week" | "weeks" | "hours" | "days" | "minutes"
-        | "weekend" | "back" | "again" => LATER,
+        | "weekend" | "back" | "again" | "hour" | "minute" => LATER,
         "once" | "when" | "whenever" | "after" | "as" if w != "as" || next == "soon" => WHEN,
         "not" | "no" | "never" | "nobody" | "noone" | "none" | "won't" | "don't" | "doesn't" | "didn't"
         | "can't" | "cannot" | "isn't" | "aren't" | "wasn't" | "weren't" | "wouldn't" | "shouldn't"
@@ -611,7 +617,7 @@ fn is_en_person(w: &str) -> bool {
 fn is_en_act(w: &str) -> bool {
     #[rustfmt::skip]
     const ACTS: &[&str] = &[
-        "call", "ring", "phone", "telephone", "text", "email", "contact", "reach", "reply", "respond",
+        "call", "ring", "phone", "telephone", "text", "email", "msg", "contact", "reach", "reply", "respond",
         "update", "inform", "notify", "confirm", "send", "get", "touch", "follow", "check", "look", "review",
         "visit", "come", "pop", "drop", "stop", "arrange", "sort", "fix", "repair", "decide", "approve",
         "assess", "process", "handle", "investigate", "chase", "let", "advise", "message", "ping", "write",

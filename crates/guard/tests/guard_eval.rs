@@ -10,8 +10,8 @@ use skillcase_guard::eval::{self, Counts};
 use skillcase_guard::Language;
 
 /// Leave-one-domain-out, per language: (recall floor, most false alarms out of 1,080 clear rows).
-const LODO_EN: (f64, usize) = (0.986, 9);
-const LODO_PT: (f64, usize) = (0.986, 16);
+const LODO_EN: (f64, usize) = (0.988, 10);
+const LODO_PT: (f64, usize) = (0.986, 15);
 
 fn check(name: &str, counts: &Counts, (recall, false_alarms): (f64, usize)) {
     println!(

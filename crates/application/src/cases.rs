@@ -121,7 +121,12 @@ impl App {
     /// The guardrail (SPEC B5): may the agent send this message? A case the second veto opens
     /// is announced like any new case.
     pub async fn before_send(&self, request: BeforeSend) -> Result<Verdict, ErrorBody> {
-        let verdict = self.blocking(move |app| Ok(guard::before_send(app.cases.as_ref(), request)?)).await?;
+        let verdict = self
+            .blocking(move |app| {
+                let calendar = || crate::settings::calendar(app.settings.as_ref());
+                Ok(guard::before_send(app.cases.as_ref(), request, &calendar)?)
+            })
+            .await?;
         if let Some(case) = &verdict.auto_opened_case {
             self.publish(DomainEvent::CaseOpened { id: case.id.clone() });
         }

@@ -11,6 +11,7 @@ use skillcase_cases::endpoint::{EndpointInput, EndpointView};
 use skillcase_cases::signature;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
+use skillcase_guard::due::CalendarSettings;
 use skillcase_skill::policy::Policy;
 
 use crate::info::{ApiStatus, AppInfo};
@@ -71,6 +72,13 @@ impl App {
     pub async fn set_theme(&self, theme: String) -> Result<(), ErrorBody> {
         self.blocking(move |app| Ok(settings::set_theme(app.settings.as_ref(), &theme).map(drop)?)).await?;
         self.settings_changed("appearance");
+        Ok(())
+    }
+
+    /// Saves the business calendar promises' due times are resolved in.
+    pub async fn set_calendar(&self, value: CalendarSettings) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(settings::set_calendar(app.settings.as_ref(), value).map(drop)?)).await?;
+        self.settings_changed("calendar");
         Ok(())
     }
 

@@ -5,6 +5,10 @@
 //! a case itself (source `guardrail_autofallback`) and passes, so no promise goes out without a
 //! case and the agent is never stuck. Veto counts live in `guard_vetoes`, one row per
 //! `(conversation_id, turn_id)`, so they survive a restart between the agent's two attempts.
+//!
+//! A promise that passes — its conversation has an open case, or the guardrail just opened one —
+//! goes on that case's promise ledger ([`crate::promises`]): the promise as written, who and what
+//! from the detector's spans, and its due time resolved in the workspace's business calendar.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -13,7 +17,10 @@ use crate::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
 use crate::repository::{CasesRepository, Veto, VetoCount};
 use crate::CasesError;
 use skillcase_common::error::Coded;
-use skillcase_guard::{detect, Detection, Language};
+use skillcase_guard::due::{due_near, Calendar};
+use skillcase_guard::{detect, Detection, Language, Span, SpanRole};
+
+use crate::promises::NewPromise;
 
 /// What the agent sends to the guardrail: the message it is about to send, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -50,7 +57,7 @@ impl From<&Case> for CaseRef {
 }
 
 /// The guardrail's answer: `{"verdict": "pass" | "veto", ...}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "GuardVerdict")]
 pub struct Verdict {
     pub verdict: VerdictKind,
@@ -59,8 +66,11 @@ pub struct Verdict {
     pub reason: Option<String>,
     /// The detector rule that found the promise.
     pub rule: Option<String>,
-    /// The words that make the promise, as the agent wrote them.
+    /// The sentence that makes the promise, as the agent wrote it.
     pub evidence: Option<String>,
+    /// What decided it: who will act, what makes it later and what they will do, with their
+    /// character offsets in the message.
+    pub spans: Vec<Span>,
     /// Promises vetoed so far in this turn (including this one when it is vetoed).
     pub vetoes_in_turn: i64,
     /// The conversation's open case covering the promise, when there is one.
@@ -69,7 +79,8 @@ pub struct Verdict {
     pub auto_opened_case: Option<CaseRef>,
 }
 
-/// The teaching message of a veto (SPEC B5), word for word.
+/// The teaching message of a veto (SPEC B5), word for word; the verdict's reason adds the
+/// promise it quotes.
 pub const VETO_MESSAGE: &str =
     "you promised a human follow-up without opening a case: open one, or rephrase without the promise";
 
@@ -108,8 +119,14 @@ impl Coded for GuardError {
     }
 }
 
-/// Decides whether the agent may send `req.message` (SPEC B5); see the module doc.
-pub fn before_send(cases: &dyn CasesRepository, req: BeforeSend) -> Result<Verdict, GuardError> {
+/// Decides whether the agent may send `req.message` (SPEC B5); see the module doc. `calendar`
+/// gives the workspace's business calendar, in which a promise's due time is resolved; it is
+/// asked for only when a promise passes.
+pub fn before_send(
+    cases: &dyn CasesRepository,
+    req: BeforeSend,
+    calendar: &dyn Fn() -> Calendar,
+) -> Result<Verdict, GuardError> {
     let req = checked(req)?;
     let found = detect(&req.message);
     if !found.promise {
@@ -123,6 +140,7 @@ pub fn before_send(cases: &dyn CasesRepository, req: BeforeSend) -> Result<Verdi
     };
     let vetoes = match cases.record_veto(&veto)? {
         VetoCount::Covered(case) => {
+            cases.record_promise(&case.id, &promise_of(&req, &found, &calendar()))?;
             let reason = format!("the conversation has open case #{}, which covers the promise", case.number);
             let mut out = verdict(VerdictKind::Pass, Some(reason), &found, 0);
             out.open_case = Some(CaseRef::from(case.as_ref()));
@@ -131,9 +149,10 @@ pub fn before_send(cases: &dyn CasesRepository, req: BeforeSend) -> Result<Verdi
         VetoCount::Vetoes(n) => n,
     };
     if vetoes < 2 {
-        return Ok(verdict(VerdictKind::Veto, Some(VETO_MESSAGE.to_string()), &found, vetoes));
+        return Ok(verdict(VerdictKind::Veto, Some(teaching(&found)), &found, vetoes));
     }
     let opened = cases.open_case(fallback_case(&req, &found))?;
+    cases.record_promise(&opened.case.id, &promise_of(&req, &found, &calendar()))?;
     let case = CaseRef::from(&opened.case);
     let mut out = verdict(VerdictKind::Pass, None, &found, vetoes);
     if opened.already_open {
@@ -151,12 +170,49 @@ pub fn before_send(cases: &dyn CasesRepository, req: BeforeSend) -> Result<Verdi
     Ok(out)
 }
 
+/// The veto's teaching message, quoting the promise.
+fn teaching(found: &Detection) -> String {
+    match &found.evidence {
+        Some(quote) => format!("{VETO_MESSAGE} (the promise: \"{quote}\")"),
+        None => VETO_MESSAGE.to_string(),
+    }
+}
+
+/// The ledger entry of a promise: its sentence, who and what from the spans, and when it is due.
+fn promise_of(req: &BeforeSend, found: &Detection, calendar: &Calendar) -> NewPromise {
+    let quote = found.evidence.clone().unwrap_or_else(|| req.message.trim().to_string());
+    let role = |wanted: SpanRole| -> Option<String> {
+        let parts: Vec<&str> =
+            found.spans.iter().filter(|s| s.role == wanted).map(|s| s.text.as_str()).collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    };
+    let now = jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone());
+    let due = due_near(&req.message, &quote, &now, calendar);
+    NewPromise {
+        actor: found.spans.iter().find(|s| s.role == SpanRole::Actor).map(|s| s.text.clone()),
+        action: role(SpanRole::Action),
+        due_text: due.as_ref().map(|d| d.expression.text.clone()),
+        due_at: due.map(|d| stamp(&d.at)),
+        turn_id: req.turn_id.clone(),
+        quote,
+    }
+}
+
+/// A due time as every stored timestamp is written (RFC 3339 UTC, milliseconds).
+fn stamp(at: &jiff::ZonedDateTime) -> String {
+    let nanos = i128::from(at.timestamp().as_millisecond()) * 1_000_000;
+    let utc =
+        time::OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    crate::clock::format(utc)
+}
+
 fn verdict(kind: VerdictKind, reason: Option<String>, found: &Detection, vetoes: i64) -> Verdict {
     Verdict {
         verdict: kind,
         reason,
         rule: found.rule.clone(),
         evidence: found.evidence.clone(),
+        spans: found.spans.clone(),
         vetoes_in_turn: vetoes,
         open_case: None,
         auto_opened_case: None,
@@ -252,6 +308,11 @@ mod tests {
 
     const PROMISE: &str = "Vou verificar com a equipe financeira e te retorno ainda hoje.";
 
+    /// Monday to Friday, 09:00–18:00, in São Paulo.
+    fn calendar() -> Calendar {
+        Calendar::named("America/Sao_Paulo").unwrap()
+    }
+
     fn database() -> (tempfile::TempDir, SqliteCases) {
         let dir = tempfile::tempdir().unwrap();
         let cases = SqliteCases::new(Database::open(&dir.path().join(db::DATABASE_FILE)).unwrap());
@@ -275,7 +336,7 @@ mod tests {
             turn_id: turn.into(),
             message: message.into(),
         };
-        before_send(cases, req).unwrap()
+        before_send(cases, req, &calendar).unwrap()
     }
 
     fn open_by_agent(cases: &SqliteCases, conversation: &str) -> Case {
@@ -308,9 +369,16 @@ mod tests {
         assert_eq!(verdict.verdict, VerdictKind::Veto);
         assert_eq!(
             verdict.reason.as_deref(),
-            Some("you promised a human follow-up without opening a case: open one, or rephrase without the promise")
+            Some(
+                "you promised a human follow-up without opening a case: open one, or rephrase without the promise \
+                 (the promise: \"Vou verificar com a equipe financeira e te retorno ainda hoje.\")"
+            )
         );
-        assert_eq!(verdict.evidence.as_deref(), Some("Vou verificar com a equipe"));
+        assert_eq!(
+            verdict.evidence.as_deref(),
+            Some("Vou verificar com a equipe financeira e te retorno ainda hoje.")
+        );
+        assert!(verdict.spans.iter().any(|s| s.role == SpanRole::Action), "{:?}", verdict.spans);
         assert_eq!(verdict.vetoes_in_turn, 1);
         assert_eq!((verdict.open_case, verdict.auto_opened_case), (None, None));
         assert_eq!(open_case_of(&cases, "c1"), None);
@@ -358,7 +426,10 @@ mod tests {
             case.title,
             "Retorno prometido: Vou verificar com a equipe financeira e te retorno ainda hoje."
         );
-        assert!(case.blocker.unwrap().contains("\"Vou verificar com a equipe\""));
+        assert!(case
+            .blocker
+            .unwrap()
+            .contains("\"Vou verificar com a equipe financeira e te retorno ainda hoje.\""));
     }
 
     #[test]
@@ -444,7 +515,7 @@ mod tests {
                 turn_id: turn.into(),
                 message: PROMISE.into(),
             };
-            let err = before_send(&cases, req).unwrap_err();
+            let err = before_send(&cases, req, &calendar).unwrap_err();
             assert_eq!(err.code(), "invalid_input");
             assert_eq!(err.details(), Some(serde_json::json!({ "field": field })));
         }
@@ -455,7 +526,7 @@ mod tests {
         let (_dir, cases) = database();
         let req =
             BeforeSend { conversation_id: "c1".into(), turn_id: "t".repeat(201), message: PROMISE.into() };
-        let err = before_send(&cases, req).unwrap_err();
+        let err = before_send(&cases, req, &calendar).unwrap_err();
         assert_eq!(err.to_string(), "turn_id is 201 characters long; at most 200 are allowed");
     }
 
@@ -464,17 +535,66 @@ mod tests {
         let (_dir, cases) = database();
         let json =
             serde_json::to_value(ask(&cases, "c1", "t1", "Someone from billing will call you.")).unwrap();
+        assert_eq!(json["verdict"], "veto");
+        assert_eq!(json["rule"], "model");
+        assert_eq!(json["evidence"], "Someone from billing will call you.");
         assert_eq!(
-            json,
-            serde_json::json!({
-                "verdict": "veto",
-                "reason": VETO_MESSAGE,
-                "rule": "en.person_will_follow_up",
-                "evidence": "Someone from billing will call",
-                "vetoes_in_turn": 1,
-                "open_case": null,
-                "auto_opened_case": null
-            })
+            (json["vetoes_in_turn"].as_i64(), &json["open_case"]),
+            (Some(1), &serde_json::Value::Null)
         );
+        let roles: Vec<&str> =
+            json["spans"].as_array().unwrap().iter().map(|s| s["role"].as_str().unwrap()).collect();
+        assert!(roles.contains(&"actor") && roles.contains(&"action"), "{roles:?}");
+    }
+
+    fn ledger(cases: &SqliteCases, case_id: &str) -> Vec<crate::promises::Promise> {
+        cases.get_case(case_id).unwrap().promises
+    }
+
+    #[test]
+    fn a_promise_that_an_open_case_covers_goes_on_its_ledger_with_who_what_and_when() {
+        let (_dir, cases) = database();
+        let case = open_by_agent(&cases, "c1");
+        ask(&cases, "c1", "t1", "A Letícia da contabilidade te liga amanhã cedo para acertar o estorno.");
+        let promises = ledger(&cases, &case.id);
+        assert_eq!(promises.len(), 1);
+        let promise = &promises[0];
+        assert_eq!(promise.quote, "A Letícia da contabilidade te liga amanhã cedo para acertar o estorno.");
+        assert!(promise.actor.as_deref().is_some_and(|a| a.contains("Letícia")), "{promise:?}");
+        assert_eq!(promise.due_text.as_deref(), Some("amanhã cedo"));
+        assert!(promise.due_at.as_deref().is_some_and(|at| at > crate::clock::now().as_str()), "{promise:?}");
+        assert!(!promise.kept);
+        let owed = cases.list_cases(&Default::default()).unwrap().items[0].promise.clone();
+        assert_eq!(owed.map(|p| p.quote), Some(promise.quote.clone()));
+    }
+
+    #[test]
+    fn the_case_the_second_veto_opens_carries_the_promise() {
+        let (_dir, cases) = database();
+        ask(&cases, "c1", "t1", PROMISE);
+        let auto = ask(&cases, "c1", "t1", PROMISE).auto_opened_case.unwrap();
+        let promises = ledger(&cases, &auto.id);
+        assert_eq!(promises.len(), 1);
+        assert_eq!(promises[0].due_text.as_deref(), Some("ainda hoje"));
+    }
+
+    #[test]
+    fn the_same_promise_checked_again_in_a_turn_is_recorded_once() {
+        let (_dir, cases) = database();
+        let case = open_by_agent(&cases, "c1");
+        ask(&cases, "c1", "t1", PROMISE);
+        ask(&cases, "c1", "t1", PROMISE);
+        ask(&cases, "c1", "t2", PROMISE);
+        assert_eq!(ledger(&cases, &case.id).len(), 2);
+    }
+
+    #[test]
+    fn a_persons_reply_keeps_the_promises_and_the_case_owes_none() {
+        let (_dir, cases) = database();
+        let case = open_by_agent(&cases, "c1");
+        ask(&cases, "c1", "t1", PROMISE);
+        cases.reply(&case.id, crate::model::HumanAction::Resolved, "Estorno feito.", "Ana").unwrap();
+        assert!(ledger(&cases, &case.id)[0].kept);
+        assert_eq!(cases.list_cases(&Default::default()).unwrap().items[0].promise, None);
     }
 }

@@ -12,6 +12,7 @@ use super::endpoint::{EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
 use super::model::{Actor, Case, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
+use super::promises::NewPromise;
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
 
@@ -52,6 +53,9 @@ pub trait CasesRepository: Send + Sync {
     /// In one step: the conversation's open case (which covers any promise), or one more veto
     /// for the turn (SPEC B5).
     fn record_veto(&self, veto: &Veto) -> Result<VetoCount, CasesError>;
+    /// Puts a promise that passed the guardrail on the case's ledger (once per turn and quote);
+    /// returns whether it was recorded.
+    fn record_promise(&self, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }

@@ -44,11 +44,17 @@ fn json_output_carries_the_rule_the_evidence_and_the_language() {
         .get_output()
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((&json["promise"], &json["rule"]), (&serde_json::json!(true), &serde_json::json!("model")));
     assert_eq!(
-        json,
-        serde_json::json!({"promise": true, "rule": "pt.come_back_later",
-            "evidence": "Te retorno", "language": "pt-BR"})
+        (&json["evidence"], &json["language"]),
+        (&serde_json::json!("Te retorno mais tarde."), &serde_json::json!("pt-BR"))
     );
+    let spans = json["spans"].as_array().unwrap();
+    let deferral = spans.iter().find(|s| s["role"] == "deferral").expect("a deferral span");
+    let (start, end) =
+        (deferral["start"].as_u64().unwrap() as usize, deferral["end"].as_u64().unwrap() as usize);
+    let chars: String = "Te retorno mais tarde.".chars().skip(start).take(end - start).collect();
+    assert_eq!(deferral["text"].as_str(), Some(chars.as_str()), "offsets count characters of the message");
 }
 
 #[test]

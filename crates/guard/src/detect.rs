@@ -1,33 +1,44 @@
-//! Does a message promise that a person will follow up? (SPEC B5)
+//! Does a message promise that a person will follow up? (SPEC B5, D1)
 //!
-//! Where the line is. A *promise* commits to contact or work that happens after this message,
-//! by someone the assistant cannot be inside the chat: a person or team ("um atendente vai entrar
-//! em contato", "someone from billing will call you"), the assistant checking with such people
-//! ("vou verificar com a equipe", "I'll check with my supervisor"), a hand-over ("vou encaminhar
-//! para o responsável", "let me transfer you to a human agent", "I've escalated your case"), or
-//! the assistant coming back later on its own ("te retorno mais tarde", "I'll get back to you") —
-//! the assistant only speaks when the lead writes, so a later return needs a case behind it.
+//! # The promise contract
 //!
-//! *Clear* is everything the assistant does itself within the turn — sending a link, checking an
-//! order's status in a system, explaining — and, even when a person is named: offers the lead has
-//! not accepted ("quer que eu chame um atendente?", "if you'd prefer, I can connect you"),
-//! questions, what the lead can do ("você pode ligar para nossa central"), automatic messages
-//! ("you'll receive an automatic confirmation email"), past events ("a equipe já entrou em contato
-//! ontem") and negations ("ninguém vai te ligar").
+//! A message *promises human follow-up* when it commits that a person — named ("a Letícia da
+//! contabilidade"), a role ("the site supervisor"), a department ("billing"), the team, someone,
+//! "we" as the company — or the assistant itself at a later time will do something for the
+//! customer after this message: call, reply, get back, check, review, approve, visit, send
+//! something later, decide, take over. Any verb and any form counts: future ("will call"),
+//! present for future ("a Letícia te chama amanhã"), passive ("seu pedido vai ser revisto"),
+//! conditional on an event that will happen ("quando sair o resultado eu te aviso"), hand-overs
+//! ("I'm passing this to our claims team"), informal spelling ("vo ve c/ o pessoal e t falo").
 //!
-//! Rules (see `rules/`) find the shape of a promise inside one sentence; this module then drops
-//! a match that is negated, offered, asked or automatic.
+//! Not promises (the hard negatives): what is done in this very message ("vou te mandar o link
+//! agora", "let me check your order… it shipped"), offers or questions the customer has not
+//! accepted ("quer que eu peça pra um técnico te ligar?"), automated system events ("você vai
+//! receber um SMS automático"), what the customer can do, events already done by people,
+//! negations ("ninguém vai te ligar"), requests for information, and general answers. A message
+//! with a promise anywhere is a promise. (`tests/data/guard/FORMAT.md` has the full contract.)
+//!
+//! # How it decides
+//!
+//! The message is normalised (lowercase, accents stripped, chat spellings folded), tokenised and
+//! split into sentences. A linear model scores each sentence over hashed word and character
+//! n-grams, word-class n-grams and structural features (actor + future or deferral + action
+//! toward the customer, with the negation, offer, question, past and machine cues that undo
+//! it). The message promises when its best sentence scores at or above the model's threshold;
+//! that sentence is the evidence, and its actor, deferral and action are the spans. The weights
+//! are trained by `cargo run -p skillcase-guard --release --bin train-guard` (see `MODEL.md`).
 
 use std::sync::LazyLock;
 
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::normalize::{normalize, Normalized};
-use super::rules::{Rule, RULES};
+use crate::analysis::{sentence_buckets, with_analysis};
+use crate::model::Model;
+use crate::normalize::Normalized;
+use crate::spans::{explain, Role};
 
-/// The language a message (or the rule that fired on it) is in.
+/// The language a message is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "GuardLanguage")]
 pub enum Language {
@@ -42,187 +53,137 @@ pub enum Language {
     Unknown,
 }
 
-/// What the detector found in one message.
+/// What a span says about the promise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "GuardSpanRole")]
+#[serde(rename_all = "snake_case")]
+pub enum SpanRole {
+    /// Who will act: "a Letícia da contabilidade", "our billing team", "I".
+    Actor,
+    /// What makes it later: "will", "vai", "amanhã", "as soon as", "assim que".
+    Deferral,
+    /// What they will do: "call you", "te retornar", "review your claim".
+    Action,
+}
+
+/// A part of the message that decided a promise.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "GuardSpan")]
+pub struct Span {
+    pub role: SpanRole,
+    /// Offset of the first character, counted in Unicode scalar values of the message.
+    pub start: usize,
+    /// Offset just past the last character, in Unicode scalar values.
+    pub end: usize,
+    /// The characters `start..end` of the message, as written.
+    pub text: String,
+}
+
+/// What the detector found in one message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export, rename = "GuardDetection")]
 pub struct Detection {
     /// True when the message promises a human follow-up.
     pub promise: bool,
-    /// The name of the rule that fired (for example `pt.consult_people`).
+    /// What decided it: `model` (the sentence model) for a promise, none when clear.
     pub rule: Option<String>,
-    /// The words of the message that make the promise, as the agent wrote them.
+    /// The sentence that makes the promise, as the agent wrote it.
     pub evidence: Option<String>,
-    /// The language of the rule that fired, or the message's language when none did.
+    /// The language of the message.
     pub language: Language,
+    /// For a promise: who will act, what makes it later and what they will do, in message order.
+    pub spans: Vec<Span>,
+    /// The best sentence's score minus the threshold: at or above zero is a promise; the further
+    /// from zero, the surer.
+    pub score: f32,
 }
 
-/// Looks for a promise of a human follow-up in `message` (any case, with or without accents).
+/// The shipped model, embedded in the binary.
+static MODEL_BYTES: &[u8] = include_bytes!("../model/guard.bin");
+
+static MODEL: LazyLock<Model> =
+    LazyLock::new(|| Model::from_bytes(MODEL_BYTES).expect("the embedded guard model is valid"));
+
+/// The bytes of the shipped model, as embedded (`model/guard.bin`).
+pub fn model_bytes() -> &'static [u8] {
+    MODEL_BYTES
+}
+
+/// The shipped model (loads it on first use).
+pub fn model() -> &'static Model {
+    &MODEL
+}
+
+/// Looks for a promise of a human follow-up in `message`, with the shipped model.
 pub fn detect(message: &str) -> Detection {
-    let norm = normalize(message);
-    for (from, to) in sentences(&norm.text) {
-        let sentence = &norm.text[from..to];
-        for index in RULES.any.matches(sentence).iter() {
-            let rule = &RULES.rules[index];
-            if let Some(m) =
-                rule.regex.find_iter(sentence).find(|m| commits(sentence, m.start(), m.end(), rule))
-            {
-                return found(message, &norm, rule, from + m.start(), from + m.end());
-            }
-        }
-    }
-    Detection { promise: false, rule: None, evidence: None, language: guess_language(&norm.text) }
+    detect_with(&MODEL, message)
 }
 
-fn found(message: &str, norm: &Normalized, rule: &Rule, start: usize, end: usize) -> Detection {
-    let evidence = norm.original(message, start, end).trim_end_matches([',', '.', ';', '!', ' ']).to_string();
-    Detection {
-        promise: true,
-        rule: Some(rule.name.to_string()),
-        evidence: Some(evidence),
-        language: rule.language,
-    }
-}
-
-/// Byte ranges of the sentences of normalised text: a sentence ends at `.`, `!`, `?` or `;`
-/// followed by a space or the end, and at a line break.
-fn sentences(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let next = bytes.get(i + 1).copied();
-        let ends = match b {
-            b'\n' => true,
-            b'.' | b'!' | b'?' | b';' => matches!(next, None | Some(b' ' | b'\n' | b'"' | b')')),
-            _ => false,
+/// Looks for a promise of a human follow-up in `message` with `model`.
+pub fn detect_with(model: &Model, message: &str) -> Detection {
+    with_analysis(message, |norm, guessed, tokens, sentences| {
+        let language = guessed.unwrap_or(Language::Unknown);
+        let buckets = sentence_buckets(tokens, sentences, model.set, model.bits, false);
+        let best = buckets.iter().enumerate().map(|(i, b)| (i, model.score(b))).fold(
+            None,
+            |best: Option<(usize, f32)>, (i, s)| match best {
+                Some((_, top)) if top >= s => best,
+                _ => Some((i, s)),
+            },
+        );
+        let threshold = model.threshold(language);
+        let Some((index, score)) = best else {
+            return Detection {
+                promise: false,
+                rule: None,
+                evidence: None,
+                language,
+                spans: Vec::new(),
+                score: -threshold,
+            };
         };
-        if ends {
-            push_sentence(&mut out, text, start, i + 1);
-            start = i + 1;
+        let margin = score - threshold;
+        if margin < 0.0 {
+            return Detection {
+                promise: false,
+                rule: None,
+                evidence: None,
+                language,
+                spans: Vec::new(),
+                score: margin,
+            };
         }
-    }
-    push_sentence(&mut out, text, start, bytes.len());
-    out
+        let (from, to) = sentences[index];
+        let sentence = &tokens[from..to];
+        let evidence_start = norm.origin_start(sentence[0].start);
+        let evidence_end = norm.origin_end(sentence[sentence.len() - 1].end - 1);
+        let spans = explain(tokens, from, to, guessed.unwrap_or(Language::En))
+            .into_iter()
+            .map(|found| span(message, norm, found.role, found.start, found.end))
+            .collect();
+        Detection {
+            promise: true,
+            rule: Some("model".to_string()),
+            evidence: Some(message[evidence_start..evidence_end].trim().to_string()),
+            language,
+            spans,
+            score: margin,
+        }
+    })
 }
 
-fn push_sentence(out: &mut Vec<(usize, usize)>, text: &str, start: usize, end: usize) {
-    let piece = &text[start..end];
-    let lead = piece.len() - piece.trim_start().len();
-    if piece.trim().len() > 1 {
-        out.push((start + lead, end));
-    }
-}
-
-/// Whether the match at `start..end` of `sentence` commits to a follow-up (is not negated,
-/// offered, asked, or about an automatic message).
-fn commits(sentence: &str, start: usize, end: usize, rule: &Rule) -> bool {
-    let cues = cues(rule.language);
-    let clause = clause_start(sentence, start);
-    let before_in_clause = &sentence[clause..start];
-    let window = format!("{} {}", last_words(before_in_clause, 3), &sentence[start..end]);
-    let window = cues.reassurance.replace_all(&window, "");
-    !(cues.negation.is_match(&window)
-        || cues.offer.is_match(before_in_clause)
-        || cues.condition.is_match(&sentence[..start])
-        || is_asked(sentence, end)
-        || AUTOMATIC.is_match(&format!("{} {}", &sentence[start..end], first_words(&sentence[end..], 3))))
-}
-
-/// Start of the clause holding `at`: after the last comma, colon or dash before it.
-fn clause_start(sentence: &str, at: usize) -> usize {
-    let before = &sentence[..at];
-    [before.rfind(','), before.rfind(':'), before.rfind(" - ")]
-        .into_iter()
-        .flatten()
-        .max()
-        .map_or(0, |i| i + 1)
-}
-
-/// A question: the sentence ends with `?` and no clause break separates the match from it
-/// ("Vou verificar com a equipe, tudo bem?" still promises).
-fn is_asked(sentence: &str, end: usize) -> bool {
-    let tail = &sentence[end..];
-    tail.trim_end().ends_with('?') && !tail.contains([',', ':', ';']) && !tail.contains(" - ")
-}
-
-fn last_words(text: &str, n: usize) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words[words.len().saturating_sub(n)..].join(" ")
-}
-
-fn first_words(text: &str, n: usize) -> String {
-    text.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
-}
-
-/// The phrases that undo a match, per language.
-struct Cues {
-    negation: Regex,
-    reassurance: Regex,
-    offer: Regex,
-    condition: Regex,
-}
-
-static PT_CUES: LazyLock<Cues> = LazyLock::new(|| {
-    Cues {
-    negation: Regex::new(r"\b(?:nao|nunca|jamais|ninguem|nenhum|nenhuma|nem)\b").unwrap(),
-    reassurance: Regex::new(r"\bnao (?:se preocupe|precisa se preocupar|tem problema|ha problema)\b").unwrap(),
-    offer: Regex::new(
-        r"\b(?:quer que|gostaria que|deseja que|prefere que|posso|podemos|poderia|poderiamos|que tal|se (?:voce )?(?:quiser|preferir|desejar|achar melhor|precisar)|caso (?:voce )?(?:queira|prefira|deseje|precise))\b",
-    )
-    .unwrap(),
-    condition: Regex::new(
-        r"\b(?:se (?:voce |o senhor |a senhora )?(?:quiser|preferir|desejar|achar melhor)|caso (?:voce )?(?:queira|prefira|deseje))\b",
-    )
-    .unwrap(),
-}
-});
-
-static EN_CUES: LazyLock<Cues> = LazyLock::new(|| {
-    Cues {
-    negation: Regex::new(
-        r"\b(?:not|never|no one|nobody|none|no longer|won't|don't|doesn't|didn't|can't|cannot|wouldn't|shouldn't|isn't|aren't)\b",
-    )
-    .unwrap(),
-    reassurance: Regex::new(r"\b(?:don't worry|no worries|not a problem|never mind)\b").unwrap(),
-    offer: Regex::new(
-        r"\b(?:would you like|would you prefer|do you want|did you want|want me to|should i|shall i|can i|may i|could i|i can|i could|we can|we could|how about|would it help|is it ok if|if you(?:'d| would)? (?:like|want|prefer|wish))\b",
-    )
-    .unwrap(),
-    condition: Regex::new(r"\bif you(?:'d| would)? (?:like|want|prefer|wish)\b").unwrap(),
-}
-});
-
-/// Messages sent by a machine are not a person's follow-up.
-static AUTOMATIC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(?:automat\w*|robo|bot|no-?reply)\b").unwrap());
-
-fn cues(language: Language) -> &'static Cues {
-    match language {
-        Language::En => &EN_CUES,
-        _ => &PT_CUES,
-    }
-}
-
-static PT_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:voce|nao|que|de|do|da|um|uma|para|com|seu|sua|vou|esta|isso|no|na|os|as|por|mais|te|obrigad[oa])\b")
-        .unwrap()
-});
-static EN_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"\b(?:you|your|the|to|of|and|is|are|will|i|i'll|we|this|that|it|for|with|be|our|my|let|me|thanks)\b",
-    )
-    .unwrap()
-});
-
-/// The language with more of its common words in `text`; unknown on a tie.
-fn guess_language(text: &str) -> Language {
-    let pt = PT_WORDS.find_iter(text).count();
-    let en = EN_WORDS.find_iter(text).count();
-    match pt.cmp(&en) {
-        std::cmp::Ordering::Greater => Language::PtBr,
-        std::cmp::Ordering::Less => Language::En,
-        std::cmp::Ordering::Equal => Language::Unknown,
-    }
+fn span(message: &str, norm: &Normalized, role: Role, start: usize, end: usize) -> Span {
+    let from = norm.origin_start(start);
+    let to = norm.origin_end(end - 1);
+    let start = message[..from].chars().count();
+    let text = message[from..to].to_string();
+    let end = start + text.chars().count();
+    let role = match role {
+        Role::Actor => SpanRole::Actor,
+        Role::Deferral => SpanRole::Deferral,
+        Role::Action => SpanRole::Action,
+    };
+    Span { role, start, end, text }
 }
 
 #[cfg(test)]
@@ -233,12 +194,18 @@ mod tests {
         detect(message).promise
     }
 
+    fn spans_of(message: &str, role: SpanRole) -> Vec<String> {
+        detect(message).spans.into_iter().filter(|s| s.role == role).map(|s| s.text).collect()
+    }
+
     #[test]
-    fn a_promise_reports_its_rule_its_words_as_written_and_its_language() {
+    fn a_promise_reports_the_model_its_sentence_as_written_and_its_language() {
         let found = detect("Obrigado pela paciência! Vou verificar com a Equipe e te retorno.");
-        assert_eq!(found.rule.as_deref(), Some("pt.consult_people"));
-        assert_eq!(found.evidence.as_deref(), Some("Vou verificar com a Equipe"));
+        assert!(found.promise);
+        assert_eq!(found.rule.as_deref(), Some("model"));
+        assert_eq!(found.evidence.as_deref(), Some("Vou verificar com a Equipe e te retorno."));
         assert_eq!(found.language, Language::PtBr);
+        assert!(found.score >= 0.0);
     }
 
     #[test]
@@ -252,6 +219,8 @@ mod tests {
     fn a_clear_message_reports_the_language_it_is_written_in() {
         let found = detect("I'll send you the tracking number.");
         assert_eq!((found.promise, found.rule, found.evidence), (false, None, None));
+        assert!(found.spans.is_empty());
+        assert!(found.score < 0.0);
         assert_eq!(found.language, Language::En);
         assert_eq!(detect("Vou te mandar o link.").language, Language::PtBr);
     }
@@ -331,12 +300,151 @@ mod tests {
     }
 
     #[test]
-    fn detection_serialises_with_language_tags() {
+    fn the_evidence_is_the_promising_sentence_not_the_whole_message() {
+        let found =
+            detect("Your order shipped on Monday. Someone from billing will call you tomorrow. Thanks!");
+        assert_eq!(found.evidence.as_deref(), Some("Someone from billing will call you tomorrow."));
+    }
+
+    #[test]
+    fn spans_name_the_actor_the_deferral_and_the_action() {
+        let message = "Someone from billing will call you tomorrow.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["Someone from billing"]);
+        assert_eq!(spans_of(message, SpanRole::Deferral), ["will", "tomorrow"]);
+        assert_eq!(spans_of(message, SpanRole::Action), ["call you"]);
+    }
+
+    #[test]
+    fn the_assistant_promising_splits_i_will_into_actor_and_deferral() {
+        let message = "I'll get back to you by Friday.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["I"]);
+        assert!(spans_of(message, SpanRole::Deferral).contains(&"'ll".to_string()));
+    }
+
+    #[test]
+    fn span_offsets_count_characters_not_bytes() {
+        let message = "Olá, Márcia! A Letícia da contabilidade vai te ligar amanhã.";
+        let found = detect(message);
+        assert!(found.promise);
+        let chars: Vec<char> = message.chars().collect();
+        for span in &found.spans {
+            assert_eq!(chars[span.start..span.end].iter().collect::<String>(), span.text);
+        }
+        assert_eq!(spans_of(message, SpanRole::Actor), ["A Letícia da contabilidade"]);
+    }
+
+    #[test]
+    fn a_follow_up_conditional_on_an_event_that_will_happen_is_a_promise() {
+        assert!(promise("quando sair o resultado eu te aviso"));
+        assert!(promise("as soon as I hear back I'll let you know"));
+    }
+
+    #[test]
+    fn informal_spelling_still_promises() {
+        assert!(promise("vo ve c/ o pessoal e t falo"));
+        assert!(promise("will get back 2 u later"));
+    }
+
+    #[test]
+    fn hand_overs_are_promises() {
+        assert!(promise("I'm passing this to our claims team."));
+        assert!(promise("vou encaminhar pro responsável"));
+        assert!(promise("I've escalated it, they'll contact you."));
+    }
+
+    #[test]
+    fn a_passive_follow_up_and_a_present_for_the_future_are_promises() {
+        assert!(promise("seu pedido vai ser revisto e você recebe a resposta por e-mail"));
+        assert!(promise("a Letícia te chama amanhã cedo"));
+        assert!(promise("we are on it and will let you know"));
+    }
+
+    #[test]
+    fn what_is_done_in_this_very_message_is_clear() {
+        assert!(!promise("here is the link"));
+        assert!(!promise("vou te mandar o link agora"));
+        assert!(!promise("I'm sending the tracking number now: 123"));
+        assert!(!promise("já te passo aqui o valor: R$ 50"));
+        assert!(!promise("let me check your order status… it shipped yesterday"));
+    }
+
+    #[test]
+    fn an_offer_phrased_as_a_question_or_a_condition_is_clear() {
+        assert!(!promise("quer que eu peça pra um técnico te ligar?"));
+        assert!(!promise("if you want, I can ask billing to call you"));
+    }
+
+    #[test]
+    fn automated_system_events_are_clear() {
+        assert!(!promise("an automatic renewal reminder goes out a week before"));
+        assert!(!promise("você vai receber um SMS automático com o código"));
+        assert!(!promise("the system emails a receipt once payment clears"));
+    }
+
+    #[test]
+    fn what_the_customer_can_do_is_clear() {
+        assert!(!promise("você pode agendar pelo site"));
+        assert!(!promise("feel free to reply here if anything else comes up"));
+    }
+
+    #[test]
+    fn events_already_done_by_people_are_clear() {
+        assert!(!promise("our technician visited on Monday"));
+        assert!(!promise("a equipe já te ligou ontem"));
+        assert!(!promise("the refund was approved by finance this morning"));
+    }
+
+    #[test]
+    fn saying_no_one_needs_to_act_is_clear() {
+        assert!(!promise("no one needs to visit, it is all done online"));
+        assert!(!promise("there is no need for anyone to call you"));
+    }
+
+    #[test]
+    fn asking_for_information_and_general_answers_are_clear() {
+        assert!(!promise("me passa o CPF do titular?"));
+        assert!(!promise("could you send me your order number?"));
+        assert!(!promise("our opening hours are 9 to 6"));
+        assert!(!promise("the warranty covers 12 months"));
+    }
+
+    #[test]
+    fn a_pronoun_actor_is_the_people_named_before_it() {
+        let message = "ive passed ur msg to the orthodontist, she'll reply 2nite";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["the orthodontist"]);
+    }
+
+    #[test]
+    fn the_actor_of_a_hand_over_is_who_receives_it() {
+        let message = "I'm passing this to our claims team.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["our claims team"]);
+        assert_eq!(spans_of(message, SpanRole::Action), ["passing this"]);
+    }
+
+    #[test]
+    fn the_actor_of_a_passive_is_its_agent() {
+        let message = "Your claim will be assessed by an underwriter within 5 days.";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["an underwriter"]);
+        assert!(spans_of(message, SpanRole::Deferral).contains(&"within 5 days".to_string()));
+    }
+
+    #[test]
+    fn a_lowercase_chat_name_heads_its_actor() {
+        let message = "ok so priya from billing is gonna text u later today about the roaming charge";
+        assert_eq!(spans_of(message, SpanRole::Actor), ["priya from billing"]);
+        assert_eq!(spans_of(message, SpanRole::Action), ["text u"]);
+    }
+
+    #[test]
+    fn detection_serialises_with_language_tags_and_spans() {
         let json = serde_json::to_value(detect("A specialist will reach out.")).unwrap();
+        assert_eq!(json["promise"], true);
+        assert_eq!(json["rule"], "model");
+        assert_eq!(json["evidence"], "A specialist will reach out.");
+        assert_eq!(json["language"], "en");
         assert_eq!(
-            json,
-            serde_json::json!({"promise": true, "rule": "en.person_will_follow_up",
-                "evidence": "A specialist will reach out", "language": "en"})
+            json["spans"][0],
+            serde_json::json!({"role": "actor", "start": 0, "end": 12, "text": "A specialist"})
         );
     }
 }

@@ -17,10 +17,19 @@ pub struct Normalized {
 
 impl Normalized {
     /// The slice of the original text that produced `text[start..end]` (`end > start`).
+    #[cfg(test)]
     pub fn original<'a>(&self, original: &'a str, start: usize, end: usize) -> &'a str {
-        let from = self.origin[start].0;
-        let to = self.origin[end - 1].1;
-        &original[from..to]
+        &original[self.origin_start(start)..self.origin_end(end - 1)]
+    }
+
+    /// Byte offset, in the original, where the character that produced byte `at` starts.
+    pub fn origin_start(&self, at: usize) -> usize {
+        self.origin[at].0
+    }
+
+    /// Byte offset, in the original, where the character that produced byte `at` ends.
+    pub fn origin_end(&self, at: usize) -> usize {
+        self.origin[at].1
     }
 }
 

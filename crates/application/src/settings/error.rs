@@ -22,6 +22,8 @@ pub enum SettingsError {
     InvalidLanguage { value: String },
     #[error("{value:?} is not a theme; choose system, light or dark")]
     InvalidTheme { value: String },
+    #[error("the business calendar cannot be used: {reason}")]
+    InvalidCalendar { field: &'static str, reason: String },
     #[error("the stored setting {key} is not readable ({reason}); save it again in Settings")]
     Corrupt { key: &'static str, reason: String },
     #[error(transparent)]
@@ -38,6 +40,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidLimit { .. } => "invalid_limit",
             SettingsError::InvalidLanguage { .. } => "invalid_language",
             SettingsError::InvalidTheme { .. } => "invalid_theme",
+            SettingsError::InvalidCalendar { .. } => "invalid_calendar",
             SettingsError::Corrupt { .. } => "settings_corrupt",
             SettingsError::Db(inner) => inner.code(),
         }
@@ -53,6 +56,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidLimit { field, .. } => field,
             SettingsError::InvalidLanguage { .. } => "language",
             SettingsError::InvalidTheme { .. } => "theme",
+            SettingsError::InvalidCalendar { field, .. } => field,
             SettingsError::Corrupt { key, .. } => key,
             SettingsError::Db(_) => return None,
         };

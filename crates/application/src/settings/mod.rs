@@ -9,6 +9,7 @@
 
 pub mod api_port;
 pub mod appearance;
+pub mod calendar;
 pub mod error;
 pub mod policy;
 pub mod skills_dir;
@@ -21,6 +22,7 @@ use ts_rs::TS;
 
 pub use api_port::{api_port, check_api_port, set_api_port, startup_api_port};
 pub use appearance::{language, set_language, set_theme, theme, Language, Theme};
+pub use calendar::{calendar, calendar_settings, set_calendar};
 pub use error::SettingsError;
 pub use policy::{checked_policy, policy, set_policy};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
@@ -38,6 +40,8 @@ pub struct WorkspaceSettings {
     pub policy: Policy,
     pub language: Language,
     pub theme: Theme,
+    /// Where and when the business works: promises' due times are resolved in it.
+    pub calendar: skillcase_guard::due::CalendarSettings,
 }
 
 /// Reads every workspace setting.
@@ -48,5 +52,6 @@ pub fn load(settings: &dyn SettingsRepository) -> Result<WorkspaceSettings, Sett
         policy: policy(settings)?,
         language: language(settings)?,
         theme: theme(settings)?,
+        calendar: calendar_settings(settings)?,
     })
 }

@@ -34,6 +34,7 @@ export type ErrorCode =
   | "install_failed"
   | "internal"
   | "invalid_api_port"
+  | "invalid_calendar"
   | "invalid_case_input"
   | "invalid_endpoint_setting"
   | "invalid_endpoint_url"

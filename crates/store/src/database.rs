@@ -16,7 +16,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -47,7 +47,7 @@ pub struct Database {
     /// Transactions the writer has committed, for diagnostics and the group-commit tests.
     commits: Arc<AtomicU64>,
     /// Writes submitted and not yet taken by the writer.
-    queued: Arc<AtomicU64>,
+    queued: Arc<AtomicI64>,
 }
 
 impl Database {
@@ -57,7 +57,7 @@ impl Database {
         let conn = db::open(path)?;
         let (jobs, queue) = mpsc::channel::<Job>();
         let commits = Arc::new(AtomicU64::new(0));
-        let queued = Arc::new(AtomicU64::new(0));
+        let queued = Arc::new(AtomicI64::new(0));
         let counters = (Arc::clone(&commits), Arc::clone(&queued));
         let writer = std::thread::Builder::new()
             .name("skillcase-db-writer".into())
@@ -83,7 +83,9 @@ impl Database {
 
     /// How many writes wait for the writer right now (submitted, not yet taken into a batch).
     pub fn queued(&self) -> u64 {
-        self.queued.load(Ordering::Relaxed)
+        // A job is counted once it is on the queue, so the writer may take it (and subtract)
+        // a moment before it is added: the count dips below zero, never a job unaccounted for.
+        self.queued.load(Ordering::Relaxed).max(0) as u64
     }
 
     /// The database file.
@@ -179,11 +181,9 @@ impl Database {
         });
         let jobs = lock(&self.jobs);
         let sender = jobs.as_ref().ok_or(DbError::WriterStopped)?;
+        sender.send(job).map_err(|_| E::from(DbError::WriterStopped))?;
         self.queued.fetch_add(1, Ordering::Relaxed);
-        sender.send(job).map_err(|_| {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
-            E::from(DbError::WriterStopped)
-        })
+        Ok(())
     }
 
     fn checkout(&self) -> Result<Connection, DbError> {
@@ -231,7 +231,7 @@ pub fn atomic<T, E: From<DbError>>(
 
 /// The writer thread: waits for a job, takes every other job already queued, runs them in one
 /// transaction, commits, then tells each caller.
-fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64, queued: &AtomicU64) {
+fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64, queued: &AtomicI64) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -240,7 +240,7 @@ fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64,
                 Err(_) => break,
             }
         }
-        queued.fetch_sub(batch.len() as u64, Ordering::Relaxed);
+        queued.fetch_sub(batch.len() as i64, Ordering::Relaxed);
         if run_batch(&conn, batch) {
             commits.fetch_add(1, Ordering::Relaxed);
         }

@@ -189,12 +189,13 @@ fn schemas() -> Value {
             }),
         ),
         "Verdict": object(
-            &["verdict", "reason", "rule", "evidence", "vetoes_in_turn", "open_case", "auto_opened_case"],
+            &["verdict", "reason", "rule", "evidence", "spans", "vetoes_in_turn", "open_case", "auto_opened_case"],
             json!({
                 "verdict": { "enum": ["pass", "veto"] },
-                "reason": { "type": ["string", "null"], "description": "the teaching message on a veto; which case covers the promise on a pass" },
-                "rule": { "type": ["string", "null"], "description": "the detector rule that found the promise" },
-                "evidence": { "type": ["string", "null"], "description": "the words that make the promise" },
+                "reason": { "type": ["string", "null"], "description": "the teaching message on a veto, quoting the promise; which case covers the promise on a pass" },
+                "rule": { "type": ["string", "null"], "description": "what found the promise (`model`)" },
+                "evidence": { "type": ["string", "null"], "description": "the sentence that makes the promise" },
+                "spans": { "type": "array", "items": schema_ref("Span"), "description": "who, what makes it later, and what they will do, inside `message`" },
                 "vetoes_in_turn": { "type": "integer" },
                 "open_case": nullable_ref("CaseRef"),
                 "auto_opened_case": nullable_ref("CaseRef"),
@@ -229,6 +230,29 @@ fn schemas() -> Value {
             &["name", "text"],
             json!({ "name": string(), "path": string(), "text": { "type": "string", "description": "the exact text the agent reads" } }),
         ),
+        "Span": object(
+            &["role", "start", "end", "text"],
+            json!({
+                "role": { "enum": ["actor", "deferral", "action"] },
+                "start": { "type": "integer", "description": "offset in characters (Unicode scalar values)" },
+                "end": { "type": "integer", "description": "offset just past the span, in characters" },
+                "text": string(),
+            }),
+        ),
+        "Promise": object(
+            &["seq", "made_at", "quote", "actor", "action", "due_text", "due_at", "kept", "spans"],
+            json!({
+                "seq": { "type": "integer", "description": "the `promise_made` event on the timeline" },
+                "made_at": string(),
+                "quote": { "type": "string", "description": "the sentence the customer was told" },
+                "actor": { "type": ["string", "null"], "description": "who will act" },
+                "action": { "type": ["string", "null"], "description": "what they will do" },
+                "due_text": { "type": ["string", "null"], "description": "when, in the message's words" },
+                "due_at": { "type": ["string", "null"], "description": "that time in the business calendar, RFC 3339 UTC" },
+                "kept": { "type": "boolean", "description": "a person replied on the case after the promise" },
+                "spans": { "type": "array", "items": schema_ref("Span"), "description": "offsets into `quote`" },
+            }),
+        ),
         "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
@@ -252,11 +276,12 @@ fn schemas() -> Value {
             }),
         ),
         "CaseWithTimeline": object(
-            &["case", "events", "deliveries"],
+            &["case", "events", "deliveries", "promises"],
             json!({
                 "case": schema_ref("Case"),
                 "events": { "type": "array", "items": schema_ref("CaseEvent") },
                 "deliveries": { "type": "array", "items": schema_ref("Delivery") },
+                "promises": { "type": "array", "items": schema_ref("Promise"), "description": "what the agent promised the customer, oldest first" },
             }),
         ),
         "CaseEvent": object(
@@ -265,7 +290,8 @@ fn schemas() -> Value {
                 "seq": { "type": "integer" },
                 "case_id": string(),
                 "kind": { "enum": ["opened", "human_replied", "lead_asked", "lead_provided", "lead_unresponsive",
-                                    "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed"] },
+                                    "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed",
+                                    "promise_made"] },
                 "actor": { "enum": ["agent", "human", "system", "lead"] },
                 "actor_name": string(),
                 "at": string(),

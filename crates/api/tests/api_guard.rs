@@ -30,7 +30,8 @@ async fn a_promise_without_an_open_case_is_vetoed_with_the_teaching_message() {
     assert_eq!(verdict["verdict"], "veto");
     assert_eq!(
         verdict["reason"],
-        "you promised a human follow-up without opening a case: open one, or rephrase without the promise"
+        "you promised a human follow-up without opening a case: open one, or rephrase without the promise \
+         (the promise: \"Vou verificar com a equipe financeira e te retorno mais tarde.\")"
     );
     assert_eq!(verdict["vetoes_in_turn"], 1);
 }

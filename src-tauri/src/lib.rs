@@ -69,6 +69,7 @@ registered![
     settings::settings_set_policy,
     settings::settings_set_language,
     settings::settings_set_theme,
+    settings::settings_set_calendar,
     settings::settings_set_endpoint,
     settings::settings_test_endpoint,
     settings::settings_generate_secret,

@@ -1,6 +1,7 @@
-//! The desktop notification for each new case (SPEC C1). It listens on the domain bus like the
-//! window forwarder does; a notification that cannot be shown (no notification daemon, as under
-//! Xvfb) is dropped silently, because the inbox itself already shows the case.
+//! Desktop notifications: one for each new case (SPEC C1) and one when a promise the agent made
+//! falls due with the case still open. They listen on the domain bus like the window forwarder
+//! does; a notification that cannot be shown (no notification daemon, as under Xvfb) is dropped
+//! silently, because the inbox itself already shows the case.
 
 use skillcase_application::domain::common::events::{DomainEvent, EventBus};
 use tauri::{AppHandle, Manager};
@@ -9,13 +10,17 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::state::AppState;
 
-/// Starts the task that notifies about each `CaseOpened`; it ends when the bus is dropped.
+/// Starts the task that notifies about each `CaseOpened` and `PromiseOverdue`; it ends when the
+/// bus is dropped.
 pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
     let mut events = bus.subscribe();
     tauri::async_runtime::spawn(async move {
         loop {
             match events.recv().await {
-                Ok(DomainEvent::CaseOpened { id }) => show(&app, id).await,
+                Ok(DomainEvent::CaseOpened { id }) => show_case(&app, id).await,
+                Ok(DomainEvent::PromiseOverdue { number, quote, .. }) => {
+                    show_overdue(&app, number, quote).await
+                }
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => break,
             }
@@ -24,16 +29,40 @@ pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
 }
 
 /// Shows `#1042 Title` with the summary, read from the database off the async runtime.
-async fn show(app: &AppHandle, id: String) {
+async fn show_case(app: &AppHandle, id: String) {
     let state = app.state::<AppState>();
     let Ok(found) = state.app().get_case(id).await else {
         return;
     };
     let case = found.case;
-    let _ = app
-        .notification()
-        .builder()
-        .title(format!("#{} {}", case.number, case.title))
-        .body(case.summary)
-        .show();
+    show(app, format!("#{} {}", case.number, case.title), case.summary);
+}
+
+/// Shows `#1042: promise overdue` with the words the customer was given.
+async fn show_overdue(app: &AppHandle, number: i64, quote: String) {
+    let portuguese = app.state::<AppState>().app().speaks_portuguese().await;
+    show(app, overdue_title(number, portuguese), format!("“{quote}”"));
+}
+
+fn overdue_title(number: i64, portuguese: bool) -> String {
+    if portuguese {
+        format!("#{number}: promessa vencida")
+    } else {
+        format!("#{number}: promise overdue")
+    }
+}
+
+fn show(app: &AppHandle, title: String, body: String) {
+    let _ = app.notification().builder().title(title).body(body).show();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overdue_title;
+
+    #[test]
+    fn overdue_title_names_the_case_in_the_persons_language() {
+        assert_eq!(overdue_title(1042, false), "#1042: promise overdue");
+        assert_eq!(overdue_title(7, true), "#7: promessa vencida");
+    }
 }

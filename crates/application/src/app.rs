@@ -42,6 +42,8 @@ pub struct AppOptions {
     /// Run the delivery worker and watch the skills directory (the window and `serve`); a
     /// one-shot CLI command leaves both off, so it never sends a reply as a side effect.
     pub background: bool,
+    /// How often overdue promises are looked for (with `background`).
+    pub overdue_poll: std::time::Duration,
 }
 
 impl AppOptions {
@@ -56,6 +58,7 @@ impl AppOptions {
             events: EventBus::new(),
             worker: WorkerOptions::default(),
             background: true,
+            overdue_poll: std::time::Duration::from_secs(30),
         }
     }
 }
@@ -78,6 +81,7 @@ pub(crate) struct Inner {
     pub library: RunningLibrary,
     worker: std::sync::Mutex<Option<(DeliveryWorker, oneshot::Sender<()>)>>,
     waker: DeliveryWaker,
+    overdue: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for App {
@@ -124,7 +128,7 @@ impl App {
         } else {
             (None, DeliveryWaker::default())
         };
-        Ok(App {
+        let app = App {
             inner: Arc::new(Inner {
                 data_dir: options.data_dir,
                 person: options.person,
@@ -137,13 +141,22 @@ impl App {
                 library,
                 worker: std::sync::Mutex::new(worker),
                 waker,
+                overdue: std::sync::Mutex::new(None),
             }),
-        })
+        };
+        if options.background {
+            let watch = crate::overdue::watch(app.clone(), options.overdue_poll);
+            *app.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()) = Some(watch);
+        }
+        Ok(app)
     }
 
     /// Stops the delivery worker (a delivery in flight is handed back to the outbox) and the
     /// watcher. Requests already running finish; the database stays readable.
     pub async fn stop(&self) {
+        if let Some(watch) = self.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            watch.abort();
+        }
         let running = self.inner.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some((worker, stop)) = running {
             let _ = stop.send(());

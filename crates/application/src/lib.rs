@@ -8,6 +8,7 @@
 mod app;
 pub mod cases;
 pub mod info;
+mod overdue;
 pub mod paths;
 mod running;
 pub mod settings;

@@ -68,6 +68,17 @@ impl App {
         Ok(())
     }
 
+    /// Whether the person reads Portuguese: the saved language, or for `system` the locale the
+    /// process was started in. Messages written outside the window (desktop notifications) use it.
+    pub async fn speaks_portuguese(&self) -> bool {
+        let saved = self.blocking(|app| Ok(settings::language(app.settings.as_ref())?)).await;
+        match saved.unwrap_or_default() {
+            settings::Language::PtBr => true,
+            settings::Language::En => false,
+            settings::Language::System => settings::appearance::system_is_portuguese(),
+        }
+    }
+
     /// Saves the theme (`system`, `light` or `dark`).
     pub async fn set_theme(&self, theme: String) -> Result<(), ErrorBody> {
         self.blocking(move |app| Ok(settings::set_theme(app.settings.as_ref(), &theme).map(drop)?)).await?;

@@ -189,6 +189,7 @@ fn promise_of(req: &BeforeSend, found: &Detection, calendar: &Calendar) -> NewPr
     let now = jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone());
     let due = due_near(&req.message, &quote, &now, calendar);
     NewPromise {
+        spans: spans_in_quote(&req.message, &quote, &found.spans),
         actor: found.spans.iter().find(|s| s.role == SpanRole::Actor).map(|s| s.text.clone()),
         action: role(SpanRole::Action),
         due_text: due.as_ref().map(|d| d.expression.text.clone()),
@@ -196,6 +197,18 @@ fn promise_of(req: &BeforeSend, found: &Detection, calendar: &Calendar) -> NewPr
         turn_id: req.turn_id.clone(),
         quote,
     }
+}
+
+/// The spans that lie inside `quote`, with offsets counted from the quote's first character.
+fn spans_in_quote(message: &str, quote: &str, spans: &[Span]) -> Vec<Span> {
+    let Some(byte) = message.find(quote) else { return Vec::new() };
+    let start = message[..byte].chars().count();
+    let end = start + quote.chars().count();
+    spans
+        .iter()
+        .filter(|s| s.start >= start && s.end <= end)
+        .map(|s| Span { start: s.start - start, end: s.end - start, ..s.clone() })
+        .collect()
 }
 
 /// A due time as every stored timestamp is written (RFC 3339 UTC, milliseconds).

@@ -16,6 +16,7 @@ use super::clock;
 use super::error::CasesError;
 use super::model::{Actor, CaseEvent, EventKind};
 use super::store::{append_event, find_case};
+use skillcase_guard::Span;
 
 /// A promise to record, as the guardrail read it from the agent's message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -33,6 +34,9 @@ pub struct NewPromise {
     pub due_at: Option<String>,
     /// The agent's turn, so the same promise checked twice in a turn is recorded once.
     pub turn_id: String,
+    /// What decided it — who, what makes it later, what they will do — with character offsets
+    /// into `quote`.
+    pub spans: Vec<Span>,
 }
 
 /// A promise on a case's ledger.
@@ -49,6 +53,8 @@ pub struct Promise {
     pub due_at: Option<String>,
     /// True once a person replied on the case after the promise was made.
     pub kept: bool,
+    /// What decided it, with character offsets into `quote`.
+    pub spans: Vec<Span>,
 }
 
 /// The promise a case still owes, for the inbox row.
@@ -80,6 +86,7 @@ pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) ->
             "due_text": promise.due_text,
             "due_at": promise.due_at,
             "turn_id": promise.turn_id,
+            "spans": promise.spans,
         });
         let now = clock::now();
         append_event(
@@ -92,8 +99,9 @@ pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) ->
             &payload,
         )?;
         tx.execute(
-            "UPDATE cases SET promise_quote = ?2, promise_due_at = ?3, updated_at = ?4 WHERE id = ?1 \
-             AND (promise_quote IS NULL OR (?3 IS NOT NULL AND (promise_due_at IS NULL OR ?3 < promise_due_at)))",
+            "UPDATE cases SET promise_quote = ?2, promise_due_at = ?3, promise_overdue_told = 0, updated_at = ?4 \
+             WHERE id = ?1 AND (promise_quote IS NULL \
+             OR (?3 IS NOT NULL AND (promise_due_at IS NULL OR ?3 < promise_due_at)))",
             params![case_id, promise.quote, promise.due_at, now],
         )?;
         Ok(true)
@@ -102,8 +110,38 @@ pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) ->
 
 /// A person replied: every promise made so far is kept, and the case owes none.
 pub(crate) fn keep_promises(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    conn.execute("UPDATE cases SET promise_quote = NULL, promise_due_at = NULL WHERE id = ?1", [case_id])?;
+    conn.execute(
+        "UPDATE cases SET promise_quote = NULL, promise_due_at = NULL, promise_overdue_told = 0 WHERE id = ?1",
+        [case_id],
+    )?;
     Ok(())
+}
+
+/// An open case whose promise fell due without a person's reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverduePromise {
+    pub case_id: String,
+    pub number: i64,
+    pub quote: String,
+}
+
+/// The open cases whose promise is overdue at `now` and that nobody was told about yet; marks
+/// them told, so each overdue promise is announced once.
+pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
+    skillcase_store::atomic(conn, |tx| {
+        let mut stmt = tx.prepare(
+            "UPDATE cases SET promise_overdue_told = 1 WHERE promise_due_at <= ?1 AND promise_overdue_told = 0 \
+             AND status IN ('awaiting_human', 'awaiting_lead') RETURNING id, number, promise_quote",
+        )?;
+        let rows = stmt.query_map([now], |r| {
+            Ok(OverduePromise {
+                case_id: r.get(0)?,
+                number: r.get(1)?,
+                quote: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    })
 }
 
 /// The ledger of a case, oldest first, from its timeline.
@@ -123,6 +161,12 @@ pub fn promises_of(events: &[CaseEvent]) -> Vec<Promise> {
                 due_text: text("due_text"),
                 due_at: text("due_at"),
                 kept: last_reply.is_some_and(|reply| reply > e.seq),
+                spans: e
+                    .payload
+                    .get("spans")
+                    .cloned()
+                    .and_then(|s| serde_json::from_value(s).ok())
+                    .unwrap_or_default(),
             }
         })
         .collect()

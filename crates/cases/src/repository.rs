@@ -12,7 +12,7 @@ use super::endpoint::{EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
 use super::model::{Actor, Case, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
-use super::promises::NewPromise;
+use super::promises::{NewPromise, OverduePromise};
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
 
@@ -56,6 +56,8 @@ pub trait CasesRepository: Send + Sync {
     /// Puts a promise that passed the guardrail on the case's ledger (once per turn and quote);
     /// returns whether it was recorded.
     fn record_promise(&self, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError>;
+    /// The open cases whose promise is overdue at `now` and not yet announced, marked announced.
+    fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }

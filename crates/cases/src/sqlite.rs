@@ -11,7 +11,7 @@ use super::endpoint::{self, EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
 use super::model::{Actor, Case, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{self, Attempt, Backoff, Claimed, OutboxStatus};
-use super::promises::NewPromise;
+use super::promises::{NewPromise, OverduePromise};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::{self, OpenOutcome};
@@ -111,6 +111,11 @@ impl CasesRepository for SqliteCases {
     fn record_promise(&self, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
         let (case_id, promise) = (case_id.to_owned(), promise.clone());
         self.db.write(move |c| crate::promises::record_promise(c, &case_id, &promise))
+    }
+
+    fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
+        let now = now.to_owned();
+        self.db.write(move |c| crate::promises::take_overdue(c, &now))
     }
 
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError> {

@@ -22,6 +22,9 @@ pub enum DomainEvent {
     CaseOpened { id: String },
     /// A case's status, timeline or delivery changed.
     CaseChanged { id: String },
+    /// A promise the agent made on a case fell due without a person's reply: it moves to the
+    /// top of *Waiting on you*, and the desktop notifies.
+    PromiseOverdue { id: String, number: i64, quote: String },
     /// A skill folder changed (or appeared) and was re-validated.
     SkillChanged { name: String },
     /// A skill folder is gone from the skills directory.
@@ -41,6 +44,7 @@ impl DomainEvent {
         match self {
             DomainEvent::CaseOpened { .. } => "case-opened",
             DomainEvent::CaseChanged { .. } => "case-changed",
+            DomainEvent::PromiseOverdue { .. } => "promise-overdue",
             DomainEvent::SkillChanged { .. } => "skill-changed",
             DomainEvent::SkillRemoved { .. } => "skill-removed",
             DomainEvent::ScanProgress { .. } => "scan-progress",

@@ -9,6 +9,7 @@ fn every_event() -> Vec<DomainEvent> {
     let events = vec![
         DomainEvent::CaseOpened { id: String::new() },
         DomainEvent::CaseChanged { id: String::new() },
+        DomainEvent::PromiseOverdue { id: String::new(), number: 0, quote: String::new() },
         DomainEvent::SkillChanged { name: String::new() },
         DomainEvent::SkillRemoved { name: String::new() },
         DomainEvent::ScanProgress { done: 0, total: 0 },
@@ -19,6 +20,7 @@ fn every_event() -> Vec<DomainEvent> {
         match event {
             DomainEvent::CaseOpened { .. }
             | DomainEvent::CaseChanged { .. }
+            | DomainEvent::PromiseOverdue { .. }
             | DomainEvent::SkillChanged { .. }
             | DomainEvent::SkillRemoved { .. }
             | DomainEvent::ScanProgress { .. }

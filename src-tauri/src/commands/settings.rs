@@ -5,6 +5,7 @@
 use crate::ipc::ipc;
 use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
+use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
 use skillcase_application::settings::SettingsView;
 use tauri::State;
@@ -44,6 +45,12 @@ ipc! {
     /// Saves the theme.
     fn settings_set_theme(state: State<'_, AppState>, theme: String) -> SettingsView {
         state.app().set_theme(theme).await?;
+        settings_get(state).await
+    }
+
+    /// Saves the business calendar promises' due times are resolved in.
+    fn settings_set_calendar(state: State<'_, AppState>, calendar: CalendarSettings) -> SettingsView {
+        state.app().set_calendar(calendar).await?;
         settings_get(state).await
     }
 

@@ -40,6 +40,16 @@ impl FromStr for Language {
     }
 }
 
+/// Whether the process locale (`LC_ALL`, `LC_MESSAGES`, then `LANG`, as POSIX orders them) is
+/// Portuguese; the window decides the same from the webview's language.
+pub fn system_is_portuguese() -> bool {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| !value.is_empty())
+        .is_some_and(|value| value.to_ascii_lowercase().starts_with("pt"))
+}
+
 /// The colour theme. `System` follows the system's light/dark preference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]

@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_library.sql"),
     include_str!("migrations/0005_case_read_at.sql"),
     include_str!("migrations/0006_promise_ledger.sql"),
+    include_str!("migrations/0007_promise_overdue.sql"),
 ];
 
 /// Why the database could not be opened.

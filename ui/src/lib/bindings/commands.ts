@@ -11,6 +11,7 @@ import type { Delivery } from "./Delivery";
 import type { EndpointInput } from "./EndpointInput";
 import type { FileDiff } from "./FileDiff";
 import type { Finding } from "./Finding";
+import type { GuardCalendarSettings } from "./GuardCalendarSettings";
 import type { HumanAction } from "./HumanAction";
 import type { ImportReport } from "./ImportReport";
 import type { Index } from "./Index";
@@ -138,6 +139,13 @@ export function settingsRotateToken(): Promise<SettingsView> {
  */
 export function settingsSetApiPort(args: { port: number }): Promise<SettingsView> {
   return call<SettingsView>("settings_set_api_port", args);
+}
+
+/**
+ * Saves the business calendar promises' due times are resolved in.
+ */
+export function settingsSetCalendar(args: { calendar: GuardCalendarSettings }): Promise<SettingsView> {
+  return call<SettingsView>("settings_set_calendar", args);
 }
 
 /**

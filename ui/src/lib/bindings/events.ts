@@ -7,6 +7,7 @@ import type { DomainEvent } from "./DomainEvent";
 export type EventPayloads = {
   "case-opened": Extract<DomainEvent, { kind: "case_opened" }>;
   "case-changed": Extract<DomainEvent, { kind: "case_changed" }>;
+  "promise-overdue": Extract<DomainEvent, { kind: "promise_overdue" }>;
   "skill-changed": Extract<DomainEvent, { kind: "skill_changed" }>;
   "skill-removed": Extract<DomainEvent, { kind: "skill_removed" }>;
   "scan-progress": Extract<DomainEvent, { kind: "scan_progress" }>;

@@ -1,0 +1,74 @@
+//! A promise that falls due while its case is still open is announced on the event bus once, by
+//! the application's own background watch (what the window's inbox and notification react to).
+
+use std::time::Duration;
+
+use skillcase_application::domain::cases::model::{CaseSource, Lead, NewCase};
+use skillcase_application::domain::cases::promises::NewPromise;
+use skillcase_application::domain::cases::{CasesRepository, SqliteCases};
+use skillcase_application::domain::common::events::DomainEvent;
+use skillcase_application::{App, AppOptions};
+use skillcase_store::Database;
+
+fn refund_case() -> NewCase {
+    NewCase {
+        conversation_id: "conv-1".into(),
+        lead: Lead::default(),
+        agent_id: None,
+        title: "Estorno".into(),
+        summary: "Cliente pede estorno de uma cobrança em dobro.".into(),
+        blocker: None,
+        context: vec![],
+        source: CaseSource::Agent,
+    }
+}
+
+fn promise_due_an_hour_ago() -> NewPromise {
+    NewPromise {
+        quote: "Vou verificar com a equipe financeira e te retorno ainda hoje.".into(),
+        actor: Some("a equipe financeira".into()),
+        action: Some("te retorno".into()),
+        due_text: Some("ainda hoje".into()),
+        due_at: Some("2020-01-01T11:00:00.000Z".into()),
+        turn_id: "t1".into(),
+        spans: vec![],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_overdue_promise_is_announced_once_by_the_background_watch() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("skills")).unwrap();
+    let options = AppOptions {
+        skills_dir: Some(dir.path().join("skills")),
+        catalog_dir: None,
+        overdue_poll: Duration::from_millis(20),
+        ..AppOptions::new(dir.path().to_path_buf())
+    };
+    let mut events = options.events.subscribe();
+    let app = App::start(options).await.unwrap();
+    let case = app.open_case(refund_case()).await.unwrap().case;
+    let writer = SqliteCases::new(Database::open(app.database_path()).unwrap());
+    writer.record_promise(&case.id, &promise_due_an_hour_ago()).unwrap();
+
+    let mut announced = vec![];
+    let watch_for = tokio::time::sleep(Duration::from_millis(400));
+    tokio::pin!(watch_for);
+    loop {
+        tokio::select! {
+            event = events.recv() => if let Ok(DomainEvent::PromiseOverdue { id, number, quote }) = event {
+                announced.push((id, number, quote));
+            },
+            _ = &mut watch_for => break,
+        }
+    }
+    app.stop().await;
+    assert_eq!(
+        announced,
+        vec![(
+            case.id,
+            case.number,
+            "Vou verificar com a equipe financeira e te retorno ainda hoje.".to_string()
+        )]
+    );
+}

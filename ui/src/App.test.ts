@@ -16,6 +16,7 @@ vi.mock("$lib/backend", () => ({
   getCase: vi.fn(),
   onCaseOpened: vi.fn(async () => () => {}),
   onCaseChanged: vi.fn(async () => () => {}),
+  onPromiseOverdue: vi.fn(async () => () => {}),
   onEventsLagged: vi.fn(async () => () => {}),
   appInfo: vi.fn(async () => ({
     version: "0.1.0",

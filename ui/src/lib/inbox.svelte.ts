@@ -1,7 +1,7 @@
 // What the whole window shares about the inbox: the tab counts (the navigation badge shows the
 // unread cases waiting on the person), the latest new case (the toast), and a revision that
 // bumps on every case event so the open screen re-reads what it shows.
-import { caseCounts, getCase, onCaseChanged, onCaseOpened, onEventsLagged, type TabCounts } from "./backend";
+import { caseCounts, getCase, onCaseChanged, onCaseOpened, onEventsLagged, onPromiseOverdue, type TabCounts } from "./backend";
 
 export interface NewCaseNotice {
   id: string;
@@ -64,7 +64,12 @@ export function requestOpen(id: string): void {
 
 /** Starts listening to case events; returns the function that stops. */
 export function startInbox(): () => void {
-  const stops = [onCaseOpened(announce), onCaseChanged(touched), onEventsLagged(() => touched(null))];
+  const stops = [
+    onCaseOpened(announce),
+    onCaseChanged(touched),
+    onPromiseOverdue(touched),
+    onEventsLagged(() => touched(null)),
+  ];
   void refreshCounts();
   return () => stops.forEach((stop) => stop.then((fn) => fn()).catch(() => {}));
 }

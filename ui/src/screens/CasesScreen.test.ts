@@ -46,7 +46,7 @@ beforeEach(() => {
     limit: 100,
     counts: { waiting_on_you: 3, waiting_on_customer: 0, closed: 0, unread: 1 },
   });
-  getCase.mockImplementation(async (id: string) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [] }));
+  getCase.mockImplementation(async (id: string) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [], promises: [] }));
 });
 
 const rows = () => [...document.querySelectorAll(".row")] as HTMLElement[];

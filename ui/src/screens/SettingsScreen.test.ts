@@ -10,6 +10,7 @@ vi.mock("$lib/backend", () => ({
   setSkillsDir: vi.fn(),
   setApiPort: vi.fn(),
   setPolicy: vi.fn(),
+  setCalendar: vi.fn(),
   setLanguage: vi.fn(),
   setTheme: vi.fn(),
   setEndpoint: vi.fn(),
@@ -33,6 +34,7 @@ function view(overrides: Partial<SettingsView> = {}): SettingsView {
       },
       language: "system",
       theme: "system",
+      calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
     },
     skills_dir: "/repo/skills-examples",
     skills_dir_from_env: false,
@@ -52,6 +54,11 @@ const mocked = vi.mocked(backend);
 async function renderLoaded() {
   render(SettingsScreen);
   await screen.findByRole("heading", { name: "Agent endpoint" });
+}
+
+async function renderLoadedInPortuguese() {
+  render(SettingsScreen);
+  await screen.findByRole("heading", { name: "Horário de atendimento" });
 }
 
 /** The block of the field named `name` (label, control, hint, error). */
@@ -210,6 +217,38 @@ describe("the settings screen", () => {
       allow_executable: false,
       limits: { max_files: 64, max_file_bytes: 2097152, max_total_bytes: 5242880, asset_extensions: ["png", "pdf", "mp3"] },
     });
+  });
+
+  it("sends the business calendar with the chosen days, the zone and holidays as a list", async () => {
+    mocked.setCalendar.mockResolvedValue(view());
+    await renderLoaded();
+    await fireEvent.input(screen.getByLabelText("Time zone"), { target: { value: " America/Sao_Paulo " } });
+    await fireEvent.click(screen.getByLabelText("Friday"));
+    await fireEvent.click(screen.getByLabelText("Saturday"));
+    await fireEvent.input(screen.getByLabelText("Holidays"), { target: { value: "2026-12-25, 2027-01-01" } });
+    await fireEvent.click(screen.getByTestId("calendar-save"));
+    expect(mocked.setCalendar).toHaveBeenCalledWith({
+      time_zone: "America/Sao_Paulo",
+      working_days: ["monday", "tuesday", "wednesday", "thursday", "saturday"],
+      opens: "09:00",
+      closes: "18:00",
+      holidays: ["2026-12-25", "2027-01-01"],
+    });
+  });
+
+  it("puts an unknown time zone's refusal next to the zone field, in Portuguese too", async () => {
+    setLocale("pt-BR");
+    mocked.setCalendar.mockRejectedValue({
+      code: "invalid_calendar",
+      message: "unknown time zone Mars/Olympus",
+      details: { field: "time_zone" },
+    });
+    await renderLoadedInPortuguese();
+    await fireEvent.input(screen.getByLabelText("Fuso horário"), { target: { value: "Mars/Olympus" } });
+    await fireEvent.click(screen.getByTestId("calendar-save"));
+    expect((await within(field("time_zone")).findByRole("alert")).textContent).toBe(
+      "O Skillcase não conhece este fuso horário. Use um nome IANA como America/Sao_Paulo.",
+    );
   });
 
   it("puts a skills directory refusal next to the folder field", async () => {

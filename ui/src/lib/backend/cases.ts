@@ -15,6 +15,9 @@ import type { HumanAction } from "../bindings/HumanAction";
 import type { OutboxStatus } from "../bindings/OutboxStatus";
 import type { EndpointHealth } from "../bindings/EndpointHealth";
 import type { TabCounts } from "../bindings/TabCounts";
+import type { Promise as CasePromise } from "../bindings/Promise";
+import type { PendingPromise } from "../bindings/PendingPromise";
+import type { GuardSpan } from "../bindings/GuardSpan";
 import * as commands from "../bindings/commands";
 
 export type {
@@ -32,6 +35,9 @@ export type {
   HumanAction,
   OutboxStatus,
   TabCounts,
+  CasePromise,
+  PendingPromise,
+  GuardSpan,
 };
 
 /** One inbox page (tab, search, status, dates, offset, limit). */
@@ -77,6 +83,11 @@ export function onCaseOpened(handler: (id: string) => void): Promise<UnlistenFn>
 /** Calls `handler` with the id of each case whose status, timeline or delivery changed. */
 export function onCaseChanged(handler: (id: string) => void): Promise<UnlistenFn> {
   return listenTo("case-changed", (event) => handler(event.id));
+}
+
+/** Calls `handler` with the id of each case whose promise to the customer fell due unanswered. */
+export function onPromiseOverdue(handler: (id: string) => void): Promise<UnlistenFn> {
+  return listenTo("promise-overdue", (event) => handler(event.id));
 }
 
 /** Calls `handler` when events were dropped and every view should reload. */

@@ -7,9 +7,11 @@ import type { PingOutcome } from "../bindings/PingOutcome";
 import type { Policy } from "../bindings/Policy";
 import type { Language } from "../bindings/Language";
 import type { Theme } from "../bindings/Theme";
+import type { GuardCalendarSettings as CalendarSettings } from "../bindings/GuardCalendarSettings";
+import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
 import * as commands from "../bindings/commands";
 
-export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme };
+export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday };
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
@@ -39,6 +41,11 @@ export function setLanguage(language: Language): Promise<SettingsView> {
 /** Saves the theme. */
 export function setTheme(theme: Theme): Promise<SettingsView> {
   return commands.settingsSetTheme({ theme });
+}
+
+/** Saves the business calendar promises' due times are resolved in. */
+export function setCalendar(calendar: CalendarSettings): Promise<SettingsView> {
+  return commands.settingsSetCalendar({ calendar });
 }
 
 /** Saves the agent endpoint. */

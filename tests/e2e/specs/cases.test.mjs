@@ -75,6 +75,13 @@ async function waitForStatus(browser, status) {
   await waitFor(browser, `[data-testid="case-detail"][data-status="${status}"]`, `the case should become ${status}`);
 }
 
+// What the agent tries to tell the customer in each language: the words, when they say, and how
+// the window counts down to it.
+const PROMISE = {
+  en: { message: "Our billing team will call you back tomorrow morning.", due: "tomorrow morning", dueIn: /due in \d+ (min|h|d)/ },
+  "pt-BR": { message: "A Letícia da contabilidade te liga amanhã cedo.", due: "amanhã cedo", dueIn: /vence em \d+ (min|h|d)/ },
+};
+
 // CASES_E2E_LANG=en (or pt-BR) runs one language only, for a quicker loop while working.
 const only = process.env.CASES_E2E_LANG;
 for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
@@ -238,9 +245,10 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await back(browser);
     });
 
-    it("shows the case the guardrail opens after two vetoes, with its source", async () => {
+    it("shows the case the guardrail opens after two vetoes, with its source and the promise it owes", async () => {
       const { browser } = app;
-      const promise = { conversation_id: `wa-guard-${lang}`, turn_id: "t1", message: "Vou verificar com a equipe e te retorno mais tarde." };
+      const words = PROMISE[lang];
+      const promise = { conversation_id: `wa-guard-${lang}`, turn_id: "t1", message: words.message };
       const first = await agent.beforeSend(promise);
       assert.equal(first.verdict, "veto");
       const second = await agent.beforeSend(promise);
@@ -249,9 +257,18 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await openTab(browser, "waiting_on_you");
       await waitFor(browser, `.row[data-case-id="${id}"] [data-source="guardrail"]`, "the row is tagged guardrail");
       await waitForText(browser, '[data-testid="toast"]', (t) => t.includes(`#${second.auto_opened_case.number}`), "toast");
+      const owed = await textOf(browser, `.row[data-case-id="${id}"] [data-testid="row-promise"]`);
+      assert.ok(owed.includes(words.message) && words.dueIn.test(owed), `the row shows the promise it owes: ${owed}`);
       await shot("15-guardrail-case-in-inbox");
       await click(browser, `.row[data-case-id="${id}"]`);
       await waitFor(browser, '.source[data-source="guardrail_autofallback"]', "the detail names the guardrail as source");
+      assert.equal(await textOf(browser, '[data-testid="promise-quote"]'), words.message);
+      const marked = await browser.execute(() =>
+        Array.from(document.querySelectorAll('[data-testid="promise-quote"] mark')).map((m) => m.dataset.role),
+      );
+      assert.ok(marked.includes("action"), `the words that promise are marked (${marked})`);
+      const when = await textOf(browser, '[data-testid="promise-when"]');
+      assert.ok(when.startsWith(words.due) && words.dueIn.test(when), `the ledger says when: ${when}`);
       await shot("16-guardrail-case-detail");
       await back(browser);
       await waitFor(browser, `.row[data-case-id="${id}"][data-unread="false"]`, "opening the case marks it read");

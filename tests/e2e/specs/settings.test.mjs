@@ -121,6 +121,8 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     await screenshot(browser, "settings-dark-pt-BR-endpoint");
     await scrollTo(browser, '[data-section="policy"]');
     await screenshot(browser, "settings-dark-pt-BR-policy");
+    await scrollTo(browser, '[data-section="calendar"]');
+    await screenshot(browser, "settings-dark-pt-BR-calendar");
     await click(browser, 'input[name="language"][value="en"] + span');
     await click(browser, 'input[name="theme"][value="light"] + span');
     await browser.waitUntil(async () => (await background()) === "rgb(247, 248, 250)", {
@@ -196,6 +198,45 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.match(ping.headers["webhook-signature"], /^v1,/);
     await scrollTo(browser, '[data-section="endpoint"]');
     await screenshot(browser, "settings-endpoint-test-ok");
+  });
+
+  it("refuses an unknown time zone, then counts a promise's due time in the saved business hours", async () => {
+    const { browser, dataDir } = app;
+    await scrollTo(browser, '[data-section="calendar"]');
+    await typeInto(browser, "#calendar-zone", "Mars/Olympus");
+    await click(browser, '[data-testid="calendar-save"]');
+    const message = await waitForText(browser, '[data-error="time_zone"]', (t) => t.length > 0, "time zone error");
+    assert.equal(message, "Skillcase does not know this time zone. Use an IANA name like America/Sao_Paulo.");
+    await screenshot(browser, "settings-calendar-invalid-zone");
+
+    await typeInto(browser, "#calendar-zone", "America/Sao_Paulo");
+    for (const day of ["saturday", "sunday"]) await click(browser, `input[name="working_days"][value="${day}"]`);
+    await click(browser, '[data-testid="calendar-save"]');
+    await waitForText(browser, '[data-section="calendar"] .actions', (t) => t.includes("Saved."), "calendar saved");
+    assert.equal(await textOf(browser, '[data-error="time_zone"]'), null);
+    await screenshot(browser, "settings-calendar-saved");
+
+    // Every day works now, so "amanhã cedo" is tomorrow (in São Paulo) at noon there: 15:00 UTC.
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    const call = async (method, path, body) => {
+      const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+      const answer = await fetch(`${url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+      return answer.json();
+    };
+    const opened = await call("POST", "/v1/cases", { conversation_id: "wa-calendar", title: "Estorno", summary: "Cobrança em dobro" });
+    const verdict = await call("POST", "/v1/guard/before-send", {
+      conversation_id: "wa-calendar",
+      turn_id: "t1",
+      message: "A Letícia da contabilidade te liga amanhã cedo.",
+    });
+    assert.equal(verdict.verdict, "pass");
+    const { promises } = await call("GET", `/v1/cases/${opened.case.id}`);
+    const saoPauloToday = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.parse(`${saoPauloToday}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    assert.equal(promises.length, 1);
+    assert.equal(promises[0].due_text, "amanhã cedo");
+    assert.equal(Date.parse(promises[0].due_at), Date.parse(`${tomorrow}T15:00:00Z`));
   });
 
   it("rotates the token: the old one gets 401 and the new one 200", async () => {

@@ -5,6 +5,7 @@ import type { CasePromise } from "$lib/backend";
 import { clock } from "$lib/cases/clock.svelte";
 import PromiseLedger from "./PromiseLedger.svelte";
 import PromiseDue from "./PromiseDue.svelte";
+import Timeline from "./Timeline.svelte";
 
 function aPromise(overrides: Partial<CasePromise> = {}): CasePromise {
   return {
@@ -73,5 +74,27 @@ describe("the promise ledger", () => {
     ]);
     expect(items[1].textContent).toContain("Answered by a person");
     expect(items[1].textContent).not.toContain("due in");
+  });
+});
+
+describe("the timeline", () => {
+  it("tells a promise the agent made with its words, not an action label", () => {
+    // `events` is also a mount option's name, so the props go under `props`.
+    render(Timeline, {
+      props: {
+        events: [
+        {
+          seq: 2n,
+          case_id: "case-1",
+          kind: "promise_made",
+          actor: "agent",
+          at: "2026-12-01T11:00:00.000Z",
+          payload: { quote: "A Letícia te liga amanhã cedo.", action: "te liga", due_text: "amanhã cedo" },
+        },
+        ],
+      },
+    });
+    const item = screen.getByText("The agent promised the customer a follow-up").closest("li")!;
+    expect(item.textContent).toContain("A Letícia te liga amanhã cedo.");
   });
 });

@@ -27,7 +27,9 @@ export function setLocale(next: Locale): void {
 
 /** The text for `key` in the current language, with `{name}` placeholders filled from `vars`. */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
-  const text = dictionaries[state.locale][key];
+  // A key built at run time from data the window does not know yet reads as English, or as the
+  // key itself, rather than breaking the screen that shows it.
+  const text: string = dictionaries[state.locale][key] ?? dictionaries.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 

@@ -43,6 +43,8 @@ registered![
     skills::skills_import,
     skills::skills_pick_packages,
     skills::skills_try_message,
+    skills::skill_export,
+    skills::skill_security_scan,
     editing::skill_versions,
     editing::skill_diff,
     editing::skill_restore,
@@ -57,12 +59,18 @@ registered![
     catalog::catalog_remove_override,
     cases::cases_list,
     cases::cases_counts,
+    cases::cases_report,
     cases::case_get,
     cases::case_mark_read,
+    cases::cases_mark_read,
+    cases::cases_cancel,
+    cases::case_next_waiting,
     cases::case_reply,
+    cases::case_add_note,
     cases::delivery_retry,
     cases::outbox_status,
     dialog::pick_folder,
+    dialog::pick_save_file,
     settings::settings_get,
     settings::settings_set_skills_dir,
     settings::settings_set_api_port,
@@ -70,10 +78,13 @@ registered![
     settings::settings_set_language,
     settings::settings_set_theme,
     settings::settings_set_calendar,
+    settings::settings_set_quiet,
     settings::settings_set_endpoint,
     settings::settings_test_endpoint,
     settings::settings_generate_secret,
-    settings::settings_rotate_token
+    settings::settings_rotate_token,
+    mcp::mcp_setup,
+    mcp::mcp_clients
 ];
 
 pub fn run() {

@@ -31,8 +31,9 @@ impl AppState {
         &self.host
     }
 
-    /// Stops the API and the workers cleanly when the app exits (requests finish, a delivery in
-    /// flight is handed back to the outbox).
+    /// Stops the API and the workers when the app exits (requests in flight get a few seconds
+    /// to finish, a delivery in flight is handed back to the outbox). Bounded: nothing stuck keeps
+    /// the window's process alive for more than a few seconds ([`Host::stop`]).
     pub fn shutdown(&self) {
         tauri::async_runtime::block_on(self.host.stop());
     }

@@ -27,11 +27,13 @@ const STATUS_OF_CODE: &[(&str, StatusCode)] = &[
     ("request_timeout", StatusCode::REQUEST_TIMEOUT),
     ("body_too_large", StatusCode::PAYLOAD_TOO_LARGE),
     ("unsupported_media_type", StatusCode::UNSUPPORTED_MEDIA_TYPE),
+    ("too_many_connections", StatusCode::SERVICE_UNAVAILABLE),
     // Cases (SPEC B1–B2).
     ("case_not_found", StatusCode::NOT_FOUND),
     ("invalid_transition", StatusCode::CONFLICT),
     ("text_required", StatusCode::UNPROCESSABLE_ENTITY),
     ("invalid_case_input", StatusCode::UNPROCESSABLE_ENTITY),
+    ("invalid_reason", StatusCode::UNPROCESSABLE_ENTITY),
     // The guardrail (SPEC B5).
     ("invalid_input", StatusCode::UNPROCESSABLE_ENTITY),
     // Skills (SPEC A6–A7).
@@ -79,6 +81,12 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         status_of(&self.0.code)
     }
+
+    /// The response body: `{"error": {"code", "message"}}`.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(&Envelope { error: &self.0 })
+            .expect("an error body of strings and JSON values always serialises")
+    }
 }
 
 impl std::fmt::Display for ApiError {
@@ -110,9 +118,7 @@ struct Envelope<'a> {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let body = serde_json::to_vec(&Envelope { error: &self.0 })
-            .expect("an error body of strings and JSON values always serialises");
-        let mut response = (status, body).into_response();
+        let mut response = (status, self.to_json()).into_response();
         response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));

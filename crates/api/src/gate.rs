@@ -2,6 +2,10 @@
 //!
 //! 1. `Host` is `127.0.0.1:<port>` or `localhost:<port>` — a page on another site that rebinds
 //!    its DNS name to 127.0.0.1 still sends its own name, and is refused (`host_not_allowed`).
+//!    There must be exactly one `Host` header and the target must be a path (`/v1/...`): a
+//!    second `Host`, or an absolute-form target (`GET http://evil.example/...`, which overrides
+//!    `Host` for a server that follows RFC 9112), would let whatever reads the other copy see a
+//!    different name than the one checked here, so both are refused the same way.
 //! 2. No `Origin` header — browsers attach one to every cross-origin and every non-GET request,
 //!    and no legitimate agent sends one, so no web page can drive the API (`origin_not_allowed`).
 //!    No CORS header is ever sent, so a browser never lets a page read an answer either.
@@ -10,12 +14,13 @@
 //!    (`unsupported_media_type`).
 //!
 //! The host and origin checks come before authentication so a refused page learns nothing, not
-//! even whether its guess of a token was right.
+//! even whether its guess of a token was right. A refused request's connection is closed after
+//! the answer, so an unauthenticated client cannot hold it open for the idle timeout.
 
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, Method};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -35,23 +40,31 @@ impl Gate {
         Gate { port, tokens }
     }
 
-    /// Admits the request or says why not.
-    pub fn admit(&self, method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
-        self.check_host(headers)?;
+    /// Admits the request (its method, target and headers) or says why not.
+    pub fn admit(&self, method: &Method, target: &Uri, headers: &HeaderMap) -> Result<(), ApiError> {
+        self.check_host(target, headers)?;
         check_no_origin(headers)?;
         self.check_token(headers)?;
         check_content_type(method, headers)
     }
 
-    fn check_host(&self, headers: &HeaderMap) -> Result<(), ApiError> {
-        let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
+    fn check_host(&self, target: &Uri, headers: &HeaderMap) -> Result<(), ApiError> {
+        let mut hosts = headers.get_all(header::HOST).iter();
+        let host = match (hosts.next(), hosts.next()) {
+            (Some(only), None) => only.to_str().unwrap_or(""),
+            _ => "",
+        };
         let allowed = [format!("127.0.0.1:{}", self.port), format!("localhost:{}", self.port)];
-        if allowed.iter().any(|a| a.eq_ignore_ascii_case(host)) {
+        let origin_form = target.scheme().is_none() && target.authority().is_none();
+        if origin_form && allowed.iter().any(|a| a.eq_ignore_ascii_case(host)) {
             return Ok(());
         }
         Err(ApiError::new(
             "host_not_allowed",
-            format!("the Host header must be 127.0.0.1:{0} or localhost:{0}", self.port),
+            format!(
+                "send one Host header, 127.0.0.1:{0} or localhost:{0}, and a path as the request target",
+                self.port
+            ),
         ))
     }
 
@@ -111,18 +124,21 @@ fn check_content_type(method: &Method, headers: &HeaderMap) -> Result<(), ApiErr
     ))
 }
 
-/// Middleware: answers a refused request with its error and passes the others on.
+/// Middleware: answers a refused request with its error (and closes its connection) and passes
+/// the others on.
 pub async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    match gate.admit(request.method(), request.headers()) {
+    match gate.admit(request.method(), request.uri(), request.headers()) {
         Ok(()) => next.run(request).await,
-        Err(refusal) => refusal.into_response(),
+        Err(refusal) => {
+            let mut response = refusal.into_response();
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use axum::http::HeaderValue;
-
     use super::*;
 
     fn gate() -> (tempfile::TempDir, Gate, String) {
@@ -140,8 +156,12 @@ mod tests {
         map
     }
 
+    fn path() -> Uri {
+        Uri::from_static("/v1/openapi.json")
+    }
+
     fn refusal(gate: &Gate, method: Method, pairs: &[(&'static str, &str)]) -> String {
-        gate.admit(&method, &headers(pairs)).unwrap_err().0.code
+        gate.admit(&method, &path(), &headers(pairs)).unwrap_err().0.code
     }
 
     #[test]
@@ -149,7 +169,8 @@ mod tests {
         let (_dir, gate, token) = gate();
         let bearer = format!("Bearer {token}");
         for host in ["127.0.0.1:7878", "localhost:7878", "LOCALHOST:7878"] {
-            gate.admit(&Method::GET, &headers(&[("host", host), ("authorization", &bearer)])).unwrap();
+            gate.admit(&Method::GET, &path(), &headers(&[("host", host), ("authorization", &bearer)]))
+                .unwrap();
         }
     }
 
@@ -160,6 +181,26 @@ mod tests {
             assert_eq!(refusal(&gate, Method::GET, &[("host", host)]), "host_not_allowed", "{host}");
         }
         assert_eq!(refusal(&gate, Method::GET, &[]), "host_not_allowed");
+    }
+
+    #[test]
+    fn a_second_host_header_is_refused_even_when_the_first_is_right() {
+        let (_dir, gate, token) = gate();
+        let bearer = format!("Bearer {token}");
+        let pairs =
+            [("host", "127.0.0.1:7878"), ("host", "evil.example"), ("authorization", bearer.as_str())];
+        assert_eq!(refusal(&gate, Method::GET, &pairs), "host_not_allowed");
+    }
+
+    #[test]
+    fn an_absolute_form_target_is_refused_even_with_a_right_host() {
+        let (_dir, gate, token) = gate();
+        let bearer = format!("Bearer {token}");
+        let pairs = [("host", "127.0.0.1:7878"), ("authorization", bearer.as_str())];
+        for target in ["http://evil.example/v1/openapi.json", "http://127.0.0.1:7878/v1/openapi.json"] {
+            let refused = gate.admit(&Method::GET, &Uri::from_static(target), &headers(&pairs));
+            assert_eq!(refused.unwrap_err().0.code, "host_not_allowed", "{target}");
+        }
     }
 
     #[test]
@@ -190,7 +231,7 @@ mod tests {
         let with = |ct: Option<&'static str>| {
             let mut pairs = vec![("host", "127.0.0.1:7878"), ("authorization", bearer.as_str())];
             pairs.extend(ct.map(|c| ("content-type", c)));
-            gate.admit(&Method::POST, &headers(&pairs)).map_err(|e| e.0.code)
+            gate.admit(&Method::POST, &path(), &headers(&pairs)).map_err(|e| e.0.code)
         };
         assert_eq!(with(Some("application/json")), Ok(()));
         assert_eq!(with(Some("Application/JSON; charset=UTF-8")), Ok(()));

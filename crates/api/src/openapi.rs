@@ -9,13 +9,20 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
+use skillcase_cases::reason::HandoverReason;
 
 use super::error::known_codes;
 use super::routes::{Endpoint, ParamIn, ENDPOINTS};
 
 /// Codes any request can be answered with, whatever the endpoint.
-const EVERY_REQUEST: &[&str] =
-    &["unauthorized", "host_not_allowed", "origin_not_allowed", "request_timeout", "internal"];
+const EVERY_REQUEST: &[&str] = &[
+    "unauthorized",
+    "host_not_allowed",
+    "origin_not_allowed",
+    "request_timeout",
+    "too_many_connections",
+    "internal",
+];
 /// Codes any request with a JSON body can also get.
 const EVERY_BODY: &[&str] = &["bad_request", "body_too_large", "unsupported_media_type"];
 
@@ -156,6 +163,10 @@ fn schemas() -> Value {
                 "agent_id": string(),
                 "lead": schema_ref("Lead"),
                 "context": { "type": "array", "items": schema_ref("ContextMessage"), "description": "recent messages, oldest first" },
+                "reason": {
+                    "enum": HandoverReason::agent_choice_names(),
+                    "description": "why you hand over; optional for agents written before it (the case is then `not_stated`), anything else is `invalid_reason`",
+                },
             }),
         ),
         "Lead": object(&[], json!({ "id": string(), "name": string(), "channel": string(), "contact": string() })),
@@ -256,7 +267,7 @@ fn schemas() -> Value {
         "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
-              "waiting_since", "opened_at", "updated_at", "closed_at"],
+              "reason", "waiting_since", "opened_at", "updated_at", "closed_at"],
             json!({
                 "id": string(),
                 "number": { "type": "integer", "description": "the short number people use (#1042)" },
@@ -269,6 +280,10 @@ fn schemas() -> Value {
                 "blocker": string(),
                 "context": { "type": "array", "items": schema_ref("ContextMessage") },
                 "source": { "enum": ["agent", "guardrail_autofallback"] },
+                "reason": {
+                    "enum": HandoverReason::ALL.map(HandoverReason::as_str),
+                    "description": "why the AI handed over; `guardrail_autofallback` exactly when the guardrail opened it, `not_stated` when the agent gave none",
+                },
                 "waiting_since": optional_string(),
                 "opened_at": string(),
                 "updated_at": string(),
@@ -291,7 +306,7 @@ fn schemas() -> Value {
                 "case_id": string(),
                 "kind": { "enum": ["opened", "human_replied", "lead_asked", "lead_provided", "lead_unresponsive",
                                     "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed",
-                                    "promise_made"] },
+                                    "promise_made", "reminder_sent"] },
                 "actor": { "enum": ["agent", "human", "system", "lead"] },
                 "actor_name": string(),
                 "at": string(),
@@ -305,7 +320,7 @@ fn schemas() -> Value {
                 "id": string(),
                 "case_id": string(),
                 "event_seq": { "type": "integer" },
-                "action": { "enum": ["resolved", "need_lead_info", "escalate"] },
+                "action": { "enum": ["resolved", "need_lead_info", "escalate", "reminder", "lead_unresponsive"] },
                 "state": { "enum": ["pending", "delivered", "failed", "dead"] },
                 "attempts": { "type": "integer" },
                 "next_attempt_at": optional_string(),

@@ -1,11 +1,13 @@
-//! The loopback HTTP server (SPEC B4): axum on tokio, bound to 127.0.0.1 only.
+//! The loopback HTTP server (SPEC B4): hyper on tokio, bound to 127.0.0.1 only.
 //!
-//! Layers, outermost first: every error becomes JSON ([`json_errors`]); a panicking handler
-//! becomes a 500 instead of a dropped connection; the [`gate`](super::gate) checks `Host`,
-//! `Origin`, the token and the content type; a timeout bounds the whole request, including the
-//! wait for a free slot; a semaphore bounds how many requests run at once; bodies over 256 KB are
-//! refused (by `Content-Length` at once, by counting while streaming otherwise). Nothing here adds
-//! a CORS header, on any request.
+//! Connections are taken by [`connections`](super::connections): a cap on how many, a
+//! header-read and an idle timeout on each, and a bounded graceful stop. Every request then
+//! passes these layers, outermost first: every error becomes JSON ([`json_errors`]); a panicking
+//! handler becomes a 500 instead of a dropped connection; the [`gate`](super::gate) checks the
+//! target, `Host`, `Origin`, the token and the content type; the whole body is read, within the
+//! body-read timeout and at most 256 KB, before anything else ([`body`](super::body)); a timeout
+//! bounds the rest of the request, including the wait for a free slot; a semaphore bounds how
+//! many requests run at once. Nothing here adds a CORS header, on any request.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -20,34 +22,73 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
+use super::body;
+use super::connections::{self, Limits, PhaseLimits};
 use super::error::{json_errors, ApiError};
 use super::gate::{self, Gate};
 use super::routes;
 use super::state::ApiState;
 use skillcase_common::error::Coded;
 
-/// The largest request body accepted (SPEC B4).
-pub const BODY_LIMIT: usize = 256 * 1024;
+pub use super::body::BODY_LIMIT;
 /// The port the agent expects when none is configured.
 pub use skillcase_application::settings::api_port::DEFAULT_PORT;
 
-/// How the server listens and how much it takes on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How the server listens and how much it takes on. Tests shorten the timeouts; the defaults
+/// suit an agent on the same machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiConfig {
     /// The port on 127.0.0.1; 0 asks the system for a free one (tests).
     pub port: u16,
-    /// The longest a request may take, from admission to the last byte of the answer's head.
+    /// The longest a request may take once its body is in, from then to the last byte of the
+    /// answer's head, the wait for a slot included.
     pub request_timeout: Duration,
     /// How many requests are served at once; the rest wait (within the timeout).
     pub max_concurrent: usize,
+    /// How many connections are kept at once; one more is answered 503 and closed.
+    pub max_connections: usize,
+    /// The longest a client may take to send a request's head, from connecting (or from its
+    /// first byte after a rest) to the blank line.
+    pub header_read_timeout: Duration,
+    /// The longest a keep-alive connection may rest between an answer and the next request.
+    pub idle_timeout: Duration,
+    /// The longest a request's body may take to arrive once its head is in.
+    pub body_read_timeout: Duration,
+    /// How long requests in flight may still run after the server is told to stop; then their
+    /// connections are closed, so nothing stuck keeps the server from stopping.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for ApiConfig {
     fn default() -> Self {
-        ApiConfig { port: DEFAULT_PORT, request_timeout: Duration::from_secs(10), max_concurrent: 32 }
+        ApiConfig {
+            port: DEFAULT_PORT,
+            request_timeout: Duration::from_secs(10),
+            max_concurrent: 32,
+            max_connections: 256,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            body_read_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(3),
+        }
+    }
+}
+
+impl ApiConfig {
+    /// What the accept loop enforces for this configuration. A request's own timeouts always end
+    /// it first; the busy backstop only guards against a bug in them.
+    fn limits(&self) -> Limits {
+        Limits {
+            max_connections: self.max_connections,
+            phases: PhaseLimits {
+                header_read: self.header_read_timeout,
+                busy: self.body_read_timeout + self.request_timeout + self.header_read_timeout,
+                idle: self.idle_timeout,
+            },
+            shutdown_grace: self.shutdown_grace,
+        }
     }
 }
 
@@ -68,13 +109,13 @@ impl Coded for ServeError {
     }
 }
 
-/// A server that is accepting connections; dropping it leaves the server running until the
-/// runtime stops, [`RunningServer::shutdown`] stops it gracefully.
+/// A server that is accepting connections. [`RunningServer::shutdown`] stops it and waits;
+/// dropping it stops it the same way without waiting.
 #[derive(Debug)]
 pub struct RunningServer {
     addr: SocketAddr,
     stop: oneshot::Sender<()>,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<()>,
 }
 
 impl RunningServer {
@@ -88,17 +129,19 @@ impl RunningServer {
         self.addr.port()
     }
 
-    /// Stops accepting, lets requests in flight finish, and returns when the server is down.
+    /// Stops accepting, lets requests in flight finish within the shutdown grace, closes what
+    /// is left, and returns when the server is down.
     pub async fn shutdown(self) -> std::io::Result<()> {
         let _ = self.stop.send(());
-        self.task.await.unwrap_or_else(|e| Err(std::io::Error::other(e)))
+        self.task.await.map_err(std::io::Error::other)
     }
 }
 
 /// Binds 127.0.0.1:`config.port` and serves the API in the background of the current tokio
-/// runtime.
-pub async fn serve(config: ApiConfig, state: ApiState) -> Result<RunningServer, ServeError> {
-    serve_routes(config, state, routes::router()).await
+/// runtime. `extra` routes (the host's MCP endpoint) are served beside the API's own, under the
+/// same gate, limits and timeouts; pass `Router::new()` for none.
+pub async fn serve(config: ApiConfig, state: ApiState, extra: Router) -> Result<RunningServer, ServeError> {
+    serve_routes(config, state, routes::router().merge(extra.with_state(()))).await
 }
 
 /// [`serve`] with any routes under the same layers (tests use routes that stall or panic).
@@ -113,13 +156,7 @@ async fn serve_routes(
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { port: config.port, source })?;
     let app = app(&config, addr.port(), state, routes);
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, axum::ServiceExt::<Request>::into_make_service(app))
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let task = tokio::spawn(connections::serve(listener, app, config.limits(), stopped));
     Ok(RunningServer { addr, stop, task })
 }
 
@@ -150,9 +187,9 @@ fn app(
         .layer(from_fn(json_errors))
         .layer(CatchPanicLayer::new())
         .layer(from_fn_with_state(gate, gate::admit))
+        .layer(from_fn_with_state(config.body_read_timeout, body::read_first))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout))
         .layer(from_fn_with_state(slots, one_slot))
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .service(routes)
 }
 
@@ -204,10 +241,12 @@ mod tests {
                 }),
             )
             .route("/panic", get(|| async { panic!("a handler bug") as &str }))
+            .route("/hang", get(std::future::pending::<&str>))
     }
 
     struct TestServer {
         server: RunningServer,
+        server_app: App,
         gauge: Arc<Gauge>,
         token: String,
         _dir: tempfile::TempDir,
@@ -224,16 +263,19 @@ mod tests {
         let app = App::start(options).await.unwrap();
         let token = app.tokens().current().unwrap().as_str().to_string();
         let gauge = Arc::new(Gauge::default());
-        let state = ApiState { app };
+        let state = ApiState { app: app.clone() };
         let server = serve_routes(config, state, test_routes(Arc::clone(&gauge))).await.unwrap();
-        TestServer { server, gauge, token, _dir: dir }
+        TestServer { server, server_app: app, gauge, token, _dir: dir }
     }
 
     /// Sends `head` (request line and headers, without the blank line) and `body` over a fresh
     /// connection, returning the status and the body of the answer.
     async fn exchange(server: &TestServer, head: String, body: Vec<u8>) -> (u16, String) {
-        let port = server.server.port();
-        let token = server.token.clone();
+        exchange_at(server.server.port(), server.token.clone(), head, body).await
+    }
+
+    /// [`exchange`] with the server's port and token.
+    async fn exchange_at(port: u16, token: String, head: String, body: Vec<u8>) -> (u16, String) {
         tokio::task::spawn_blocking(move || {
             let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
             let head = format!(
@@ -264,6 +306,24 @@ mod tests {
             ),
             body.as_bytes().to_vec(),
         )
+    }
+
+    #[tokio::test]
+    async fn extra_routes_are_served_under_the_same_gate() {
+        let mut server = start(ApiConfig { port: 0, ..ApiConfig::default() }).await;
+        let extra = Router::new().route("/extra", get(|| async { "mounted" }));
+        let state = ApiState { app: server.server_app.clone() };
+        server.server = serve(ApiConfig { port: 0, ..ApiConfig::default() }, state, extra).await.unwrap();
+        assert_eq!(
+            exchange(&server, "GET /extra HTTP/1.1".into(), Vec::new()).await,
+            (200, "mounted".to_string())
+        );
+        let with_origin = "GET /extra HTTP/1.1\r\nOrigin: https://evil.example".to_string();
+        let (status, answer) = exchange(&server, with_origin, Vec::new()).await;
+        assert_eq!((status, code(&answer)), (403, "origin_not_allowed".to_string()));
+        server.token = "not-the-token".into();
+        let (status, answer) = exchange(&server, "GET /extra HTTP/1.1".into(), Vec::new()).await;
+        assert_eq!((status, code(&answer)), (401, "unauthorized".to_string()));
     }
 
     #[tokio::test]
@@ -319,9 +379,9 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_client_that_stalls_mid_body_is_408() {
+    async fn a_client_that_stalls_mid_body_is_408_after_the_body_read_timeout() {
         let config =
-            ApiConfig { port: 0, request_timeout: Duration::from_millis(200), ..ApiConfig::default() };
+            ApiConfig { port: 0, body_read_timeout: Duration::from_millis(200), ..ApiConfig::default() };
         let server = start(config).await;
         let head = "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100".to_string();
         let (status, answer) = exchange(&server, head, br#"{"message":"#.to_vec()).await;
@@ -353,5 +413,33 @@ mod tests {
         }
         assert_eq!(server.gauge.most.load(Ordering::SeqCst), 2);
         assert!(started.elapsed() >= Duration::from_millis(900), "5 requests of 300 ms, 2 at a time");
+    }
+
+    #[tokio::test]
+    async fn a_request_in_flight_when_the_server_stops_still_gets_its_answer() {
+        let server = start(ApiConfig { port: 0, ..ApiConfig::default() }).await;
+        let (port, token) = (server.server.port(), server.token.clone());
+        let in_flight = tokio::spawn(exchange_at(port, token, "GET /slow HTTP/1.1".into(), Vec::new()));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        server.server.shutdown().await.unwrap();
+        assert_eq!(in_flight.await.unwrap(), (200, "done".to_string()));
+    }
+
+    #[tokio::test]
+    async fn stopping_waits_no_longer_than_the_grace_for_a_request_that_never_ends() {
+        let grace = Duration::from_millis(300);
+        let server = start(ApiConfig { port: 0, shutdown_grace: grace, ..ApiConfig::default() }).await;
+        let mut hung = tokio::net::TcpStream::connect(("127.0.0.1", server.server.port())).await.unwrap();
+        let head = format!(
+            "GET /hang HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\n\r\n",
+            server.server.port(),
+            server.token
+        );
+        tokio::io::AsyncWriteExt::write_all(&mut hung, head.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let started = std::time::Instant::now();
+        server.server.shutdown().await.unwrap();
+        let took = started.elapsed();
+        assert!(took >= grace && took < grace * 3, "stopped after {took:?}");
     }
 }

@@ -122,6 +122,56 @@ async fn the_agent_cannot_choose_the_source() {
 }
 
 #[tokio::test]
+async fn the_handover_reason_is_stored_and_returned_with_the_case() {
+    let live = Live::start().await;
+    let mut body = refund("conv-reason");
+    body["reason"] = json!("policy_restriction");
+    let reply = live.request("POST", "/v1/cases").json(&body).send().await;
+    assert_eq!(reply.status, 201);
+    let id = reply.json()["case"]["id"].as_str().unwrap().to_string();
+    assert_eq!(reply.json()["case"]["reason"], "policy_restriction");
+    let read = live.request("GET", &format!("/v1/cases/{id}")).send().await.json();
+    assert_eq!(read["case"]["reason"], "policy_restriction");
+}
+
+#[tokio::test]
+async fn an_agent_that_sends_no_reason_still_opens_its_case_as_not_stated() {
+    let live = Live::start().await;
+    let reply = live.request("POST", "/v1/cases").json(&refund("conv-old-agent")).send().await;
+    assert_eq!(reply.status, 201);
+    assert_eq!(reply.json()["case"]["reason"], "not_stated");
+}
+
+#[tokio::test]
+async fn an_unknown_reason_is_422_invalid_reason_listing_the_allowed_ones_and_opens_nothing() {
+    let live = Live::start().await;
+    let mut body = refund("conv-typo");
+    body["reason"] = json!("policy");
+    let reply = live.request("POST", "/v1/cases").json(&body).send().await;
+    assert_eq!((reply.status, reply.code()), (422, "invalid_reason".to_string()));
+    assert_eq!(
+        reply.json()["error"]["details"],
+        json!({
+            "field": "reason",
+            "given": "policy",
+            "allowed": ["customer_request", "missing_knowledge", "unsupported_request", "policy_restriction",
+                        "tool_failure", "pending_clarification"]
+        })
+    );
+    let retried = live.request("POST", "/v1/cases").json(&refund("conv-typo")).send().await;
+    assert_eq!(retried.status, 201, "the refused request left no case behind");
+}
+
+#[tokio::test]
+async fn the_agent_cannot_claim_the_guardrails_reason() {
+    let live = Live::start().await;
+    let mut body = refund("conv-claim");
+    body["reason"] = json!("guardrail_autofallback");
+    let reply = live.request("POST", "/v1/cases").json(&body).send().await;
+    assert_eq!((reply.status, reply.code()), (422, "invalid_reason".to_string()));
+}
+
+#[tokio::test]
 async fn a_blank_summary_is_422_text_required() {
     let live = Live::start().await;
     let mut body = refund("conv-5");
@@ -259,7 +309,8 @@ async fn real_answers_and_requests_conform_to_the_documented_schemas() {
     let live = Live::start().await;
     let doc = live.request("GET", "/v1/openapi.json").send().await.json();
     let schema = |name: &str| json!({ "$ref": format!("#/components/schemas/{name}") });
-    let request = refund("conv-schema");
+    let mut request = refund("conv-schema");
+    request["reason"] = json!("tool_failure");
     conforms(&doc, &schema("OpenCaseRequest"), &request, "request").unwrap();
     let opened = live.request("POST", "/v1/cases").json(&request).send().await.json();
     conforms(&doc, &schema("OpenCaseResponse"), &opened, "open").unwrap();
@@ -302,4 +353,17 @@ async fn opening_announces_the_new_case_once_and_agent_changes_announce_a_change
         .await;
     assert_eq!(cancel.status, 200);
     assert_eq!(heard.try_recv().unwrap(), DomainEvent::CaseChanged { id });
+}
+
+#[tokio::test]
+async fn the_agent_never_reads_a_person_s_internal_note() {
+    let live = Live::start().await;
+    let id = open(&live, "conv-note").await;
+    live.state.app.add_case_note(id.clone(), "Manager approved the refund offline.".into()).await.unwrap();
+    let reply = live.request("GET", &format!("/v1/cases/{id}")).send().await;
+    assert_eq!(reply.status, 200);
+    let body = String::from_utf8_lossy(&reply.body).to_string();
+    assert!(!body.contains("approved the refund offline"), "{body}");
+    assert!(!body.contains("internal_note"), "{body}");
+    assert_eq!(reply.json()["events"].as_array().unwrap().len(), 1);
 }

@@ -66,6 +66,49 @@ async fn a_rebinding_host_is_403_even_with_the_token() {
 }
 
 #[tokio::test]
+async fn a_second_host_header_is_refused_even_when_the_first_is_the_right_one() {
+    let live = Live::start().await;
+    let reply = live.request("GET", "/v1/openapi.json").extra_header("Host", "evil.example").send().await;
+    assert_eq!((reply.status, reply.code()), (403, "host_not_allowed".to_string()));
+}
+
+#[tokio::test]
+async fn an_absolute_form_target_is_refused_even_with_the_right_host() {
+    let live = Live::start().await;
+    for target in
+        ["http://evil.example/v1/openapi.json", &format!("http://127.0.0.1:{}/v1/openapi.json", live.port)]
+    {
+        let reply = Req::new(live.port, "GET", target)
+            .header("Host", &format!("127.0.0.1:{}", live.port))
+            .bearer(&live.token())
+            .send()
+            .await;
+        assert_eq!((reply.status, reply.code()), (403, "host_not_allowed".to_string()), "{target}");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_request_closes_its_connection() {
+    use http_body_util::{BodyExt, Empty};
+    let live = Live::start().await;
+    let stream = tokio::net::TcpStream::connect(("127.0.0.1", live.port)).await.unwrap();
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let (mut client, connection) = hyper::client::conn::http1::handshake(io).await.unwrap();
+    let connection = tokio::spawn(connection);
+    let anonymous = hyper::Request::get("/v1/openapi.json")
+        .header("host", format!("127.0.0.1:{}", live.port))
+        .body(Empty::<hyper::body::Bytes>::new())
+        .unwrap();
+    let response = client.send_request(anonymous).await.unwrap();
+    assert_eq!(response.status(), 401);
+    assert_eq!(response.headers()["connection"], "close");
+    response.into_body().collect().await.unwrap();
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(2), connection).await;
+    assert!(closed.is_ok(), "the server closes the connection after refusing");
+    assert!(client.is_closed(), "an unauthenticated client cannot keep the connection");
+}
+
+#[tokio::test]
 async fn a_request_without_a_host_header_is_403() {
     let live = Live::start().await;
     let reply = live.request("GET", "/v1/openapi.json").without("Host").send().await;

@@ -10,18 +10,29 @@
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
 use skillcase_cases::{CasesRepository, OutboxRepository, SqliteCases};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
+use skillcase_library::watch::WatchOptions;
 use skillcase_store::settings::{SettingsRepository, SqliteSettings};
 use skillcase_store::{db, Database};
 use tokio::sync::oneshot;
 
+use crate::mcp_clients::{McpClients, HEARTBEAT};
 use crate::running::RunningLibrary;
 use crate::settings;
 use crate::token::TokenStore;
+
+/// How long [`App::stop`] waits for the background parts (the delivery worker handing back its
+/// claim, the watcher's thread) before leaving them behind: a part stuck in a blocking call (a
+/// file that never answers) must not keep the app from stopping.
+const STOP_WAIT: Duration = Duration::from_secs(1);
+/// How long [`App::block_on`] waits, once its future is done, for blocking work still running
+/// before it returns anyway; the process then exits and takes that work with it.
+const BLOCKING_WAIT: Duration = Duration::from_secs(1);
 
 /// What an application is opened with.
 #[derive(Debug, Clone)]
@@ -44,6 +55,8 @@ pub struct AppOptions {
     pub background: bool,
     /// How often overdue promises are looked for (with `background`).
     pub overdue_poll: std::time::Duration,
+    /// How often the quiet-customer job runs (with `background`).
+    pub quiet_poll: std::time::Duration,
 }
 
 impl AppOptions {
@@ -59,6 +72,7 @@ impl AppOptions {
             worker: WorkerOptions::default(),
             background: true,
             overdue_poll: std::time::Duration::from_secs(30),
+            quiet_poll: crate::quiet::poll_interval(),
         }
     }
 }
@@ -79,9 +93,13 @@ pub(crate) struct Inner {
     pub settings: Arc<dyn SettingsRepository>,
     pub tokens: Arc<TokenStore>,
     pub library: RunningLibrary,
+    pub mcp_clients: Arc<McpClients>,
+    /// The sweep of the MCP clients' leases and files (background applications only).
+    sweeper: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     worker: std::sync::Mutex<Option<(DeliveryWorker, oneshot::Sender<()>)>>,
     waker: DeliveryWaker,
     overdue: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    quiet: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for App {
@@ -111,7 +129,7 @@ impl App {
             (skills_dir, policy),
             options.catalog_dir.clone(),
             options.events.clone(),
-            options.background,
+            options.background.then(WatchOptions::default),
         );
         if options.background {
             library.get()?;
@@ -128,6 +146,8 @@ impl App {
         } else {
             (None, DeliveryWaker::default())
         };
+        let mcp_clients = Arc::new(McpClients::new(&options.data_dir, options.events.clone()));
+        let sweeper = options.background.then(|| spawn_sweeper(Arc::clone(&mcp_clients)));
         let app = App {
             inner: Arc::new(Inner {
                 data_dir: options.data_dir,
@@ -139,30 +159,51 @@ impl App {
                 settings,
                 tokens,
                 library,
+                mcp_clients,
+                sweeper: std::sync::Mutex::new(sweeper),
                 worker: std::sync::Mutex::new(worker),
                 waker,
                 overdue: std::sync::Mutex::new(None),
+                quiet: std::sync::Mutex::new(None),
             }),
         };
         if options.background {
             let watch = crate::overdue::watch(app.clone(), options.overdue_poll);
             *app.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()) = Some(watch);
+            let quiet = crate::quiet::watch(app.clone(), options.quiet_poll);
+            *app.inner.quiet.lock().unwrap_or_else(|p| p.into_inner()) = Some(quiet);
         }
         Ok(app)
     }
 
-    /// Stops the delivery worker (a delivery in flight is handed back to the outbox) and the
+    /// Stops the delivery worker (a delivery in flight is handed back to the outbox), the sweep of
+    /// the MCP clients and the watcher, waiting at most [`STOP_WAIT`] for the worker and the
     /// watcher. Requests already running finish; the database stays readable.
     pub async fn stop(&self) {
-        if let Some(watch) = self.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            watch.abort();
+        for watch in [&self.inner.overdue, &self.inner.quiet] {
+            if let Some(watch) = watch.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                watch.abort();
+            }
         }
         let running = self.inner.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let Some((worker, stop)) = running {
-            let _ = stop.send(());
-            worker.join().await;
+        let worker = async {
+            if let Some((worker, stop)) = running {
+                let _ = stop.send(());
+                worker.join().await;
+            }
+        };
+        let inner = Arc::clone(&self.inner);
+        let watcher = tokio::task::spawn_blocking(move || inner.library.stop());
+        let both = async { tokio::join!(worker, watcher) };
+        if tokio::time::timeout(STOP_WAIT, both).await.is_err() {
+            eprintln!(
+                "skillcase: the delivery worker or the skills watcher did not stop within {} ms; left behind",
+                STOP_WAIT.as_millis()
+            );
         }
-        self.inner.library.stop();
+        if let Some(sweeper) = self.inner.sweeper.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            sweeper.abort();
+        }
     }
 
     /// Resolves once the library's current scan has finished (`skillcase serve` waits for it
@@ -222,14 +263,28 @@ impl App {
     }
 
     /// Runs `future` to completion on a runtime of its own: for the CLI, whose commands are
-    /// one call each.
+    /// one call each, and `skillcase serve`. Blocking work still running when the future is done
+    /// gets [`BLOCKING_WAIT`], not forever: a thread stuck in a blocking call (a FIFO with no
+    /// writer, a hung network file system) cannot keep the process alive.
     pub fn block_on<T>(future: impl Future<Output = T>) -> T {
-        tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime starts")
-            .block_on(future)
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
+        let value = runtime.block_on(future);
+        runtime.shutdown_timeout(BLOCKING_WAIT);
+        value
     }
+}
+
+/// Sweeps the MCP clients every [`HEARTBEAT`] (leases that ran out, other processes' clients).
+fn spawn_sweeper(clients: Arc<McpClients>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(HEARTBEAT);
+        loop {
+            ticks.tick().await;
+            let clients = Arc::clone(&clients);
+            let _ = tokio::task::spawn_blocking(move || clients.sweep()).await;
+        }
+    })
 }
 
 /// The import policy saved in Settings; the default when none is saved. A stored policy that no
@@ -247,4 +302,29 @@ pub fn person_name() -> String {
         .iter()
         .find_map(|key| std::env::var(key).ok().filter(|v| !v.trim().is_empty()))
         .unwrap_or_else(|| "support".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_on_returns_although_blocking_work_it_started_never_ends() {
+        let (answered, answer) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let value = App::block_on(async {
+                let (started, running) = oneshot::channel();
+                tokio::task::spawn_blocking(move || {
+                    let _ = started.send(());
+                    loop {
+                        std::thread::park();
+                    }
+                });
+                running.await.unwrap();
+                "answered"
+            });
+            let _ = answered.send(value);
+        });
+        assert_eq!(answer.recv_timeout(Duration::from_secs(5)), Ok("answered"));
+    }
 }

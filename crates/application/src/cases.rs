@@ -4,12 +4,14 @@
 use skillcase_cases::guard::{self, BeforeSend, Verdict};
 use skillcase_cases::model::{Actor, Case, Delivery, HumanAction, NewCase};
 use skillcase_cases::outbox::OutboxStatus;
-use skillcase_cases::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
+use skillcase_cases::report::{CaseReport, ReportRange};
+use skillcase_cases::store::{CaseFilter, CasePage, CaseTab, CaseWithTimeline, TabCounts};
 use skillcase_cases::transition::OpenOutcome;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
 use skillcase_guard::Detection;
 
+use crate::quiet::with_plan;
 use crate::App;
 
 /// What the agent records about the lead on an open case (SPEC B4 `POST /v1/cases/{id}/events`).
@@ -34,9 +36,37 @@ impl App {
         self.blocking(|app| Ok(app.cases.tab_counts()?)).await
     }
 
-    /// One case with its timeline and deliveries.
+    /// The handover report (SPEC D5) over the cases opened in `range`: cases per reason per week,
+    /// the median time to the first human reply per reason and overall, and reopened cases.
+    pub async fn case_report(&self, range: ReportRange) -> Result<CaseReport, ErrorBody> {
+        self.blocking(move |app| Ok(app.cases.report(&range)?)).await
+    }
+
+    /// One case with its timeline and deliveries, and, while it waits on the customer, when the
+    /// reminder goes and when it closes.
     pub async fn get_case(&self, id: String) -> Result<CaseWithTimeline, ErrorBody> {
-        self.blocking(move |app| Ok(app.cases.get_case(&id)?)).await
+        self.blocking(move |app| Ok(with_plan(app, app.cases.get_case(&id)?))).await
+    }
+
+    /// The case as the agent sees it (the local API's `GET /v1/cases/{id}` and MCP's `get_case`):
+    /// its timeline and deliveries without the people's internal notes.
+    pub async fn get_case_for_agent(&self, id: String) -> Result<CaseWithTimeline, ErrorBody> {
+        self.blocking(move |app| Ok(app.cases.get_case(&id)?.for_agent())).await
+    }
+
+    /// A person's internal note on the case: on its timeline and in search, never sent to the
+    /// agent; the case keeps its status. The change is announced; returns the case as it now
+    /// stands.
+    pub async fn add_case_note(&self, id: String, text: String) -> Result<CaseWithTimeline, ErrorBody> {
+        let person = self.person().to_string();
+        let case = self
+            .blocking(move |app| {
+                app.cases.add_note(&id, &text, &person)?;
+                Ok(with_plan(app, app.cases.get_case(&id)?))
+            })
+            .await?;
+        self.publish(DomainEvent::CaseChanged { id: case.case.id.clone() });
+        Ok(case)
     }
 
     /// The person opened the case (`read`) or marks it unread again.
@@ -45,6 +75,39 @@ impl App {
         self.blocking(move |app| Ok(app.cases.set_read(&id, read)?)).await?;
         self.publish(DomainEvent::CaseChanged { id: changed });
         Ok(())
+    }
+
+    /// Bulk action on the inbox list: marks the cases read or unread again, all or none, and
+    /// announces each.
+    pub async fn mark_cases_read(&self, ids: Vec<String>, read: bool) -> Result<(), ErrorBody> {
+        let changed = ids.clone();
+        self.blocking(move |app| Ok(app.cases.set_read_many(&ids, read)?)).await?;
+        for id in changed {
+            self.publish(DomainEvent::CaseChanged { id });
+        }
+        Ok(())
+    }
+
+    /// Bulk action on the inbox list: the person cancels the open cases with one reason, all of
+    /// them or none (the refusal names the case by number). Returns the cancelled cases.
+    pub async fn cancel_cases(&self, ids: Vec<String>, reason: String) -> Result<Vec<Case>, ErrorBody> {
+        let person = self.person().to_string();
+        let cases = self.blocking(move |app| Ok(app.cases.cancel_many(&ids, &person, &reason)?)).await?;
+        for case in &cases {
+            self.publish(DomainEvent::CaseChanged { id: case.id.clone() });
+        }
+        Ok(cases)
+    }
+
+    /// For resolve-and-next: the case that has waited on the person longest (the top of
+    /// *Waiting on you*), other than `except` (the one just answered); `None` when no other waits.
+    pub async fn next_case_waiting_on_you(
+        &self,
+        except: Option<String>,
+    ) -> Result<Option<String>, ErrorBody> {
+        let filter = CaseFilter { tab: Some(CaseTab::WaitingOnYou), limit: 2, ..CaseFilter::default() };
+        let page = self.blocking(move |app| Ok(app.cases.list_cases(&filter)?)).await?;
+        Ok(page.items.into_iter().map(|item| item.case.id).find(|id| Some(id) != except.as_ref()))
     }
 
     /// The person's answer — resolved, need info from the customer, or escalate — with its text:
@@ -61,7 +124,7 @@ impl App {
             .blocking(move |app| {
                 app.cases.reply(&id, action, &text, &person)?;
                 app.cases.set_read(&id, true)?;
-                Ok(app.cases.get_case(&id)?)
+                Ok(with_plan(app, app.cases.get_case(&id)?))
             })
             .await?;
         self.publish(DomainEvent::CaseChanged { id: case.case.id.clone() });

@@ -1,5 +1,6 @@
 //! What the app tells people about itself: version and where its state lives.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,9 @@ pub struct AppInfo {
     pub database_path: String,
     /// The local agent API, when this process runs it (the desktop app does; the CLI's `info` does not).
     pub api: Option<ApiStatus>,
+    /// The watcher's words while some folders of the skills directory cannot be watched and are
+    /// rescanned instead (unreadable, or past a watch limit); `None` while everything is watched.
+    pub skills_watch: Option<String>,
 }
 
 impl AppInfo {
@@ -43,7 +47,14 @@ impl AppInfo {
             data_dir: data_dir.display().to_string(),
             database_path: database_path.display().to_string(),
             api: None,
+            skills_watch: None,
         }
+    }
+
+    /// Adds what the watcher says it cannot watch.
+    pub fn with_skills_watch(mut self, note: Option<String>) -> Self {
+        self.skills_watch = note;
+        self
     }
 
     /// Adds the state of the local agent API.
@@ -51,4 +62,21 @@ impl AppInfo {
         self.api = Some(api);
         self
     }
+}
+
+/// How an agent's host reaches Skillcase over MCP, for Settings → Agents (MCP): the command a
+/// host starts for stdio, and the Streamable HTTP URL of this process's local API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct McpSetup {
+    /// The executable (`skillcase`, by its full path when it sits beside this program).
+    pub command: String,
+    /// Its arguments (`mcp`).
+    pub args: Vec<String>,
+    /// Environment the command needs: `SKILLCASE_DATA_DIR` when this data directory is not the
+    /// default one, so the agent and the window share one library and one inbox.
+    pub env: BTreeMap<String, String>,
+    /// `http://127.0.0.1:<port>/mcp` while the local API listens; send the API token as
+    /// `Authorization: Bearer <token>`.
+    pub http_url: Option<String>,
 }

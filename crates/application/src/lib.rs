@@ -2,14 +2,18 @@
 //! repository call, the events, waking the workers), for every front end — the window, the local
 //! HTTP API, the CLI and MCP. [`App`] is a running Skillcase over one data directory; its methods
 //! are grouped by half: [`cases`] (the inbox and the agent's case calls, the guardrail),
-//! [`skills`] (library, disclosure levels, import, edits, catalog) and [`workspace`] (settings
-//! changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of.
+//! [`skills`] (library, disclosure levels, import, edits, catalog), [`export`] (the `.skill`
+//! export and the security scan of a library skill) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
+//! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
 pub mod cases;
+pub mod export;
 pub mod info;
+pub mod mcp_clients;
 mod overdue;
 pub mod paths;
+pub mod quiet;
 mod running;
 pub mod settings;
 pub mod skills;

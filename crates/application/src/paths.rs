@@ -10,6 +10,9 @@ use skillcase_common::error::Coded;
 pub const DATA_DIR_ENV: &str = "SKILLCASE_DATA_DIR";
 /// Environment variable that overrides the skills directory.
 pub const SKILLS_DIR_ENV: &str = "SKILLCASE_SKILLS_DIR";
+/// Environment variable that overrides the factory catalog; set but empty, no catalog is served
+/// (benchmarks that compare a folder with another tool's view of the same folder).
+pub const CATALOG_DIR_ENV: &str = "SKILLCASE_CATALOG_DIR";
 
 /// The factory skills shipped with the repository; the skills directory in development.
 const REPO_SKILLS_EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills-examples");
@@ -35,6 +38,12 @@ pub fn data_dir() -> Result<PathBuf, PathsError> {
     if let Some(dir) = std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()) {
         return Ok(PathBuf::from(dir));
     }
+    default_data_dir()
+}
+
+/// The platform's app-data directory, whatever `$SKILLCASE_DATA_DIR` says: where a program
+/// started without that variable (an agent's host starting `skillcase mcp`) keeps its data.
+pub fn default_data_dir() -> Result<PathBuf, PathsError> {
     directories::ProjectDirs::from("dev", "skillcase", "skillcase")
         .map(|dirs| dirs.data_dir().to_path_buf())
         .ok_or(PathsError::NoDataDir)
@@ -55,7 +64,12 @@ pub fn skills_dir(setting: Option<PathBuf>, data_dir: &std::path::Path) -> PathB
     }
 }
 
-/// The shipped catalog folder, when this build runs from a checkout of the repository.
+/// The shipped catalog folder: `$SKILLCASE_CATALOG_DIR` when set (none when it is empty), else
+/// the repository's `skills-examples/` when this build runs from a checkout.
 pub fn catalog_dir() -> Option<PathBuf> {
-    std::fs::canonicalize(REPO_SKILLS_EXAMPLES).ok()
+    match std::env::var_os(CATALOG_DIR_ENV) {
+        Some(dir) if dir.is_empty() => None,
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => std::fs::canonicalize(REPO_SKILLS_EXAMPLES).ok(),
+    }
 }

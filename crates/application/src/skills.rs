@@ -72,12 +72,23 @@ impl App {
         task: Option<String>,
         conversation_id: Option<String>,
     ) -> Result<String, ErrorBody> {
+        Ok(self.read_skill_parts(name, task, conversation_id).await?.text)
+    }
+
+    /// [`App::read_skill`] with the text's parts marked, for a front end that also returns the
+    /// required, optional and route-matched lists as data (MCP's `read_skill` tool).
+    pub async fn read_skill_parts(
+        &self,
+        name: String,
+        task: Option<String>,
+        conversation_id: Option<String>,
+    ) -> Result<Activation, ErrorBody> {
         self.on_library(move |lib| {
-            let text = lib.level2(&name, task.as_deref())?;
+            let parts = lib.level2_parts(&name, task.as_deref())?;
             if let Some(conversation_id) = &conversation_id {
                 lib.activate(conversation_id, &name)?;
             }
-            Ok(text)
+            Ok(parts)
         })
         .await
     }

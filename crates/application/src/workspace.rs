@@ -29,7 +29,9 @@ impl App {
 
     /// The status-line facts.
     pub fn info(&self, api: Option<ApiStatus>) -> AppInfo {
-        let info = AppInfo::new(&self.inner().library.skills_dir(), self.data_dir(), self.database_path());
+        let library = &self.inner().library;
+        let info = AppInfo::new(&library.skills_dir(), self.data_dir(), self.database_path())
+            .with_skills_watch(library.watch_note());
         match api {
             Some(api) => info.with_api(api),
             None => info,
@@ -90,6 +92,14 @@ impl App {
     pub async fn set_calendar(&self, value: CalendarSettings) -> Result<(), ErrorBody> {
         self.blocking(move |app| Ok(settings::set_calendar(app.settings.as_ref(), value).map(drop)?)).await?;
         self.settings_changed("calendar");
+        Ok(())
+    }
+
+    /// Saves the quiet-customer delays; the next run of the job uses them.
+    pub async fn set_quiet_settings(&self, value: settings::QuietSettings) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(settings::set_quiet_settings(app.settings.as_ref(), value).map(drop)?))
+            .await?;
+        self.settings_changed("quiet");
         Ok(())
     }
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use skillcase_application::domain::cases::model::{CaseSource, Lead, NewCase};
 use skillcase_application::domain::cases::promises::NewPromise;
+use skillcase_application::domain::cases::reason::HandoverReason;
 use skillcase_application::domain::cases::{CasesRepository, SqliteCases};
 use skillcase_application::domain::common::events::DomainEvent;
 use skillcase_application::{App, AppOptions};
@@ -20,6 +21,7 @@ fn refund_case() -> NewCase {
         blocker: None,
         context: vec![],
         source: CaseSource::Agent,
+        reason: HandoverReason::PolicyRestriction,
     }
 }
 

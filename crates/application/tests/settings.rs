@@ -73,6 +73,7 @@ fn free_port() -> u16 {
 fn limits(max_files: u32, max_file_bytes: u64, max_total_bytes: u64, exts: &[&str]) -> Policy {
     Policy {
         allow_executable: false,
+        allow_critical_findings: false,
         limits: ImportLimits {
             max_files,
             max_file_bytes,

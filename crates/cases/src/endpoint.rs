@@ -79,7 +79,7 @@ pub fn get_endpoint(conn: &Connection) -> Result<Option<EndpointSettings>, Cases
         .optional()?)
 }
 
-/// The stored endpoint without its secret, for Settings.
+/// The stored endpoint without its secret (nor any credentials in its URL), for Settings.
 pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesError> {
     Ok(conn
         .query_row(
@@ -87,7 +87,7 @@ pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesErr
             [],
             |r| {
                 Ok(EndpointView {
-                    url: r.get(0)?,
+                    url: without_credentials(&r.get::<_, String>(0)?),
                     has_secret: r.get(1)?,
                     timeout_secs: r.get(2)?,
                     max_attempts: r.get(3)?,
@@ -100,7 +100,7 @@ pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesErr
 }
 
 /// Validates and stores the endpoint: the URL must be absolute `http` or `https` with a host
-/// (`invalid_endpoint_url`), the secret usable for signing and the numbers in range
+/// (`invalid_endpoint_url`) and no user name or password (`endpoint_url_has_credentials`), the secret usable for signing and the numbers in range
 /// (`invalid_endpoint_setting`). Nothing is stored when any of them is wrong.
 pub fn set_endpoint(conn: &Connection, input: EndpointInput) -> Result<EndpointView, CasesError> {
     let endpoint = checked_endpoint(conn, &input)?;
@@ -143,11 +143,18 @@ pub fn checked_endpoint(conn: &Connection, input: &EndpointInput) -> Result<Endp
     Ok(EndpointSettings { url, secret, timeout_secs, max_attempts, enabled: input.enabled })
 }
 
-fn checked_url(raw: &str) -> Result<String, CasesError> {
+/// The URL as it is stored: absolute `http`/`https` with a host and without credentials. A user
+/// name or password in the URL would be stored and shown like any other part of it, so it is
+/// refused (`endpoint_url_has_credentials`); refusals quote the URL with any credentials masked.
+pub fn checked_url(raw: &str) -> Result<String, CasesError> {
     let raw = raw.trim();
+    let shown = masked(raw);
     let refuse =
-        |reason: &str| CasesError::InvalidEndpointUrl { url: raw.to_string(), reason: reason.to_string() };
+        |reason: &str| CasesError::InvalidEndpointUrl { url: shown.clone(), reason: reason.to_string() };
     let url = reqwest::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(CasesError::EndpointUrlCredentials { url: shown });
+    }
     if !matches!(url.scheme(), "http" | "https") {
         return Err(refuse("the scheme must be http or https"));
     }
@@ -155,6 +162,29 @@ fn checked_url(raw: &str) -> Result<String, CasesError> {
         return Err(refuse("it has no host"));
     }
     Ok(url.to_string())
+}
+
+/// A stored URL with its credentials, if any, replaced by `***`: the URL crate writes a user
+/// name or password only between `://` and the first `/`, `?` or `#`. URLs stored before
+/// credentials were refused may still carry some; Settings and `endpoint show` never print them.
+pub fn without_credentials(url: &str) -> String {
+    let start = url.find("://").map_or(0, |at| at + 3);
+    let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |at| start + at);
+    match url[start..end].rfind('@') {
+        Some(at) => format!("{}***{}", &url[..start], &url[start + at..]),
+        None => url.to_string(),
+    }
+}
+
+/// A URL as typed, for a refusal's message: everything up to the last `@` before any query or
+/// fragment is masked, since what the person typed may not parse at all (`http://u:p/w@host`).
+fn masked(raw: &str) -> String {
+    let start = raw.find("://").map_or(0, |at| at + 3);
+    let end = raw[start..].find(['?', '#']).map_or(raw.len(), |at| start + at);
+    match raw[start..end].rfind('@') {
+        Some(at) => format!("{}***{}", &raw[..start], &raw[start + at..]),
+        None => raw.to_string(),
+    }
 }
 
 fn in_range(
@@ -169,4 +199,48 @@ fn in_range(
         });
     }
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillcase_common::error::Coded;
+
+    #[test]
+    fn a_url_with_a_user_and_password_is_refused_without_repeating_the_password() {
+        let err = checked_url("http://agent:hunter2@127.0.0.1:9000/hooks").unwrap_err();
+        assert_eq!(err.code(), "endpoint_url_has_credentials");
+        assert!(!err.to_string().contains("hunter2"), "{err}");
+        assert_eq!(err.details().unwrap()["url"], "http://***@127.0.0.1:9000/hooks");
+    }
+
+    #[test]
+    fn a_url_with_only_a_user_name_is_refused_too() {
+        assert_eq!(
+            checked_url("https://agent@hooks.example/x").unwrap_err().code(),
+            "endpoint_url_has_credentials"
+        );
+    }
+
+    #[test]
+    fn an_unparseable_url_is_quoted_with_its_credentials_masked() {
+        for url in ["http://agent:hunter2@exa mple/hooks", "http://agent:hun/ter2@example/hooks"] {
+            let err = checked_url(url).unwrap_err();
+            assert!(!err.to_string().contains("hun"), "{err}");
+        }
+    }
+
+    #[test]
+    fn an_at_sign_in_the_path_or_query_is_not_a_credential() {
+        assert_eq!(
+            checked_url("http://127.0.0.1:9000/hooks/@team?to=a@b").unwrap(),
+            "http://127.0.0.1:9000/hooks/@team?to=a@b"
+        );
+    }
+
+    #[test]
+    fn a_stored_url_is_shown_with_its_credentials_masked_and_its_path_intact() {
+        assert_eq!(without_credentials("http://127.0.0.1:9000/a@b"), "http://127.0.0.1:9000/a@b");
+        assert_eq!(without_credentials("http://u:p@h/x@y"), "http://***@h/x@y");
+    }
 }

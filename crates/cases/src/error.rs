@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::model::{CaseStatus, DeliveryState};
+use super::reason::HandoverReason;
 use skillcase_common::error::Coded;
 
 /// Why a case, delivery or endpoint operation was refused. A refused operation changed nothing.
@@ -16,12 +17,19 @@ pub enum CasesError {
     TextRequired { field: &'static str },
     #[error("{field} {reason}")]
     InvalidInput { field: &'static str, reason: String },
+    /// A handover reason that is not one an agent may send (SPEC D5).
+    #[error("reason {given:?} is not one of {}", HandoverReason::agent_choice_names().join(", "))]
+    InvalidReason { given: String },
     #[error("no delivery with id {id}")]
     DeliveryNotFound { id: String },
     #[error("a delivery that is {} cannot be retried; only failed or dead ones can", state.as_str())]
     DeliveryNotRetryable { state: DeliveryState },
     #[error("the agent endpoint URL {url:?} is not valid: {reason}")]
     InvalidEndpointUrl { url: String, reason: String },
+    #[error(
+        "the agent endpoint URL {url:?} carries a user name or password; remove it (the signing secret has its own field)"
+    )]
+    EndpointUrlCredentials { url: String },
     #[error("the agent endpoint {field} is not valid: {reason}")]
     InvalidEndpointSetting { field: &'static str, reason: String },
     #[error("no agent endpoint is configured")]
@@ -30,6 +38,10 @@ pub enum CasesError {
     HttpClient(String),
     #[error("the stored {what} {value:?} is not one this build knows")]
     Corrupt { what: &'static str, value: String },
+    /// One case of several refused an action on all of them (bulk actions): the refusal, and
+    /// the number a person knows the case by.
+    #[error("case #{number}: {source}")]
+    InCase { number: i64, source: Box<CasesError> },
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
     #[error(transparent)]
@@ -43,14 +55,17 @@ impl Coded for CasesError {
             CasesError::InvalidTransition { .. } => "invalid_transition",
             CasesError::TextRequired { .. } => "text_required",
             CasesError::InvalidInput { .. } => "invalid_case_input",
+            CasesError::InvalidReason { .. } => "invalid_reason",
             CasesError::DeliveryNotFound { .. } => "delivery_not_found",
             CasesError::DeliveryNotRetryable { .. } => "delivery_not_retryable",
             CasesError::InvalidEndpointUrl { .. } => "invalid_endpoint_url",
+            CasesError::EndpointUrlCredentials { .. } => "endpoint_url_has_credentials",
             CasesError::InvalidEndpointSetting { .. } => "invalid_endpoint_setting",
             CasesError::EndpointNotConfigured => "endpoint_not_configured",
             CasesError::HttpClient(_) => "http_client_failed",
             CasesError::Corrupt { .. } => "db_corrupt",
             CasesError::Db(_) => "db_error",
+            CasesError::InCase { source, .. } => source.code(),
             CasesError::Store(e) => e.code(),
         }
     }
@@ -67,8 +82,19 @@ impl Coded for CasesError {
             CasesError::InvalidInput { field, .. } | CasesError::InvalidEndpointSetting { field, .. } => {
                 Some(json!({ "field": field }))
             }
+            CasesError::InvalidReason { given } => Some(json!({
+                "field": "reason",
+                "given": given,
+                "allowed": HandoverReason::agent_choice_names(),
+            })),
             CasesError::DeliveryNotRetryable { state } => Some(json!({ "state": state.as_str() })),
             CasesError::InvalidEndpointUrl { url, .. } => Some(json!({ "url": url })),
+            CasesError::EndpointUrlCredentials { url } => Some(json!({ "field": "url", "url": url })),
+            CasesError::InCase { number, source } => {
+                let mut details = source.details().unwrap_or_else(|| json!({}));
+                details["number"] = json!(number);
+                Some(details)
+            }
             _ => None,
         }
     }
@@ -78,6 +104,20 @@ impl Coded for CasesError {
 mod tests {
     use super::*;
     use skillcase_common::ErrorBody;
+
+    #[test]
+    fn a_refusal_in_a_bulk_action_keeps_its_code_and_names_the_case_by_number() {
+        let inner = CasesError::InvalidTransition { from: CaseStatus::Resolved, action: "cancel" };
+        let err = CasesError::InCase { number: 1042, source: Box::new(inner) };
+        assert_eq!(
+            serde_json::to_value(ErrorBody::from(err)).unwrap(),
+            json!({
+                "code": "invalid_transition",
+                "message": "case #1042: a case that is resolved cannot take the action cancel",
+                "details": { "from": "resolved", "action": "cancel", "number": 1042 }
+            })
+        );
+    }
 
     #[test]
     fn an_invalid_transition_crosses_the_boundary_with_from_and_action() {

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
+use crate::reason::HandoverReason;
 use crate::repository::{CasesRepository, Veto, VetoCount};
 use crate::CasesError;
 use skillcase_common::error::Coded;
@@ -288,6 +289,7 @@ fn fallback_case(req: &BeforeSend, found: &Detection) -> NewCase {
         blocker: Some(blocker),
         context: vec![ContextMessage { role: "agent".into(), text: message, at: None }],
         source: CaseSource::GuardrailAutofallback,
+        reason: HandoverReason::GuardrailAutofallback,
     }
 }
 
@@ -362,6 +364,7 @@ mod tests {
             blocker: None,
             context: vec![],
             source: CaseSource::Agent,
+            reason: HandoverReason::PolicyRestriction,
         };
         cases.open_case(new).unwrap().case
     }
@@ -421,6 +424,7 @@ mod tests {
 
         let case = cases.get_case(&auto.id).unwrap().case;
         assert_eq!(case.source, CaseSource::GuardrailAutofallback);
+        assert_eq!(case.reason, HandoverReason::GuardrailAutofallback);
         assert_eq!(case.status, CaseStatus::AwaitingHuman);
         assert_eq!(case.conversation_id, "c1");
         assert_eq!(case.title, "Follow-up promised: Someone from billing will call you tomorrow.");

@@ -3,7 +3,11 @@
 //!
 //! - [`model`]: the case, its events and its deliveries (B1).
 //! - [`transition`]: every state change, each one transaction (B2).
+//! - [`notes`]: a person's internal notes, on the timeline and never sent to the agent.
 //! - [`promises`]: the promise ledger, what the agent promised on each case (D1).
+//! - [`reason`]: why the AI handed over (D5); [`report`]: cases per reason per week, time to
+//!   the first human reply, reopened cases.
+//! - [`quiet`]: the reminder and the auto-close when the customer goes quiet.
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
 //!   delivers it with Standard Webhooks signatures and retries, and its settings (B3).
@@ -17,9 +21,13 @@ pub mod endpoint;
 pub mod error;
 pub mod guard;
 pub mod model;
+pub mod notes;
 pub mod outbox;
 pub mod promises;
+pub mod quiet;
 pub mod reads;
+pub mod reason;
+pub mod report;
 pub mod repository;
 pub mod signature;
 pub mod sqlite;

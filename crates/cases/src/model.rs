@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::reason::HandoverReason;
+
 /// Where a case stands. `awaiting_human` and `awaiting_lead` are open; the other three are
 /// terminal and never change again (SPEC B2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -131,6 +133,8 @@ pub struct Case {
     /// The recent messages the agent supplied when it opened the case.
     pub context: Vec<ContextMessage>,
     pub source: CaseSource,
+    /// Why the AI handed over (`not_stated` when the agent did not say).
+    pub reason: HandoverReason,
     /// Since when the case waits on the person or the lead; `None` once closed.
     pub waiting_since: Option<String>,
     pub opened_at: String,
@@ -157,6 +161,9 @@ pub struct NewCase {
     pub context: Vec<ContextMessage>,
     #[serde(default = "default_source")]
     pub source: CaseSource,
+    /// Why the AI hands over; `guardrail_autofallback` exactly when the guardrail opens it.
+    #[serde(default)]
+    pub reason: HandoverReason,
 }
 
 fn default_source() -> CaseSource {
@@ -188,6 +195,56 @@ impl HumanAction {
         [HumanAction::Resolved, HumanAction::NeedLeadInfo, HumanAction::Escalate]
             .into_iter()
             .find(|a| a.as_str() == name)
+    }
+}
+
+/// What a delivery tells the agent: one of a person's three answers (`case.replied`), the
+/// reminder to nudge a quiet customer (`case.reminder`), or that the case closed because the
+/// customer never answered (`case.closed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum DeliveryAction {
+    Resolved,
+    NeedLeadInfo,
+    Escalate,
+    Reminder,
+    LeadUnresponsive,
+}
+
+impl DeliveryAction {
+    const ALL: [DeliveryAction; 5] = [
+        DeliveryAction::Resolved,
+        DeliveryAction::NeedLeadInfo,
+        DeliveryAction::Escalate,
+        DeliveryAction::Reminder,
+        DeliveryAction::LeadUnresponsive,
+    ];
+
+    /// The snake_case name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryAction::Resolved => "resolved",
+            DeliveryAction::NeedLeadInfo => "need_lead_info",
+            DeliveryAction::Escalate => "escalate",
+            DeliveryAction::Reminder => "reminder",
+            DeliveryAction::LeadUnresponsive => "lead_unresponsive",
+        }
+    }
+
+    /// Parses the stored name; `None` for anything else.
+    pub fn parse(name: &str) -> Option<DeliveryAction> {
+        DeliveryAction::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+}
+
+impl From<HumanAction> for DeliveryAction {
+    fn from(action: HumanAction) -> Self {
+        match action {
+            HumanAction::Resolved => DeliveryAction::Resolved,
+            HumanAction::NeedLeadInfo => DeliveryAction::NeedLeadInfo,
+            HumanAction::Escalate => DeliveryAction::Escalate,
+        }
     }
 }
 
@@ -236,10 +293,15 @@ pub enum EventKind {
     DeliveryFailed,
     /// The agent promised the customer a follow-up (the promise ledger).
     PromiseMade,
+    /// A person's private note on the case: on the timeline and in search, never sent to the
+    /// agent, and it changes nothing about the case.
+    InternalNote,
+    /// The customer went quiet: the agent was asked to nudge them once (`case.reminder`).
+    ReminderSent,
 }
 
 impl EventKind {
-    const ALL: [EventKind; 11] = [
+    const ALL: [EventKind; 13] = [
         EventKind::Opened,
         EventKind::HumanReplied,
         EventKind::LeadAsked,
@@ -251,6 +313,8 @@ impl EventKind {
         EventKind::AgentNotified,
         EventKind::DeliveryFailed,
         EventKind::PromiseMade,
+        EventKind::InternalNote,
+        EventKind::ReminderSent,
     ];
 
     /// The snake_case name stored in the database.
@@ -267,6 +331,8 @@ impl EventKind {
             EventKind::AgentNotified => "agent_notified",
             EventKind::DeliveryFailed => "delivery_failed",
             EventKind::PromiseMade => "promise_made",
+            EventKind::InternalNote => "internal_note",
+            EventKind::ReminderSent => "reminder_sent",
         }
     }
 
@@ -325,16 +391,16 @@ impl DeliveryState {
     }
 }
 
-/// One message to the agent endpoint, written in the same transaction as the reply it carries.
+/// One message to the agent endpoint, written in the same transaction as the event it carries.
 /// Its `id` is the `webhook-id` header: the same on every attempt, so the agent can drop repeats.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Delivery {
     pub id: String,
     pub case_id: String,
-    /// The `human_replied` event this delivery relays.
+    /// The event this delivery relays (`human_replied`, `reminder_sent` or `lead_unresponsive`).
     pub event_seq: i64,
-    pub action: HumanAction,
+    pub action: DeliveryAction,
     pub state: DeliveryState,
     pub attempts: i64,
     /// When the worker will try next; `None` unless pending.

@@ -16,7 +16,9 @@ use ts_rs::TS;
 use super::clock;
 use super::endpoint::get_endpoint;
 use super::error::CasesError;
-use super::model::{Actor, Case, CaseStatus, Delivery, DeliveryState, EventKind, HumanAction};
+use super::model::{
+    Actor, Case, CaseStatus, Delivery, DeliveryAction, DeliveryState, EventKind, HumanAction,
+};
 use super::promises::{promises_of, Promise};
 use super::store::{append_event, delivery_from_row, events_for_case, get_delivery, DELIVERY_COLUMNS};
 use skillcase_store::atomic;
@@ -72,6 +74,20 @@ pub struct PayloadCase {
     pub status: CaseStatus,
 }
 
+impl PayloadCase {
+    /// The payload's view of `case` as it stands.
+    pub fn of(case: &Case) -> Self {
+        PayloadCase {
+            id: case.id.clone(),
+            number: case.number,
+            conversation_id: case.conversation_id.clone(),
+            title: case.title.clone(),
+            summary: case.summary.clone(),
+            status: case.status,
+        }
+    }
+}
+
 impl ReplyPayload {
     /// The message for a reply with `action` and `text` on `case` (as it stands after the reply).
     pub fn new(
@@ -86,14 +102,7 @@ impl ReplyPayload {
             kind: "case.replied".into(),
             id: delivery_id.into(),
             created_at: created_at.into(),
-            case: PayloadCase {
-                id: case.id.clone(),
-                number: case.number,
-                conversation_id: case.conversation_id.clone(),
-                title: case.title.clone(),
-                summary: case.summary.clone(),
-                status: case.status,
-            },
+            case: PayloadCase::of(case),
             action,
             text: text.into(),
             instruction: instruction(action).into(),
@@ -115,12 +124,26 @@ pub(crate) fn enqueue(
     let promises = promises_of(&events_for_case(conn, &case.id)?);
     let body = serde_json::to_string(&ReplyPayload::new(&id, now, case, action, text, promises))
         .expect("a reply payload always serialises");
+    insert(conn, &id, &case.id, event_seq, action.into(), &body, now)
+}
+
+/// Writes one delivery, due now, under `id` (which the body carries too): the one way into the
+/// outbox for every message type, so each is signed, retried and resumed the same way.
+pub(crate) fn insert(
+    conn: &Connection,
+    id: &str,
+    case_id: &str,
+    event_seq: i64,
+    action: DeliveryAction,
+    body: &str,
+    now: &str,
+) -> Result<Delivery, CasesError> {
     conn.execute(
         "INSERT INTO deliveries (id, case_id, event_seq, action, body, state, next_attempt_at, created_at, \
          updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)",
-        params![id, case.id, event_seq, action.as_str(), body, now],
+        params![id, case_id, event_seq, action.as_str(), body, now],
     )?;
-    get_delivery(conn, &id)
+    get_delivery(conn, id)
 }
 
 /// A delivery a worker has taken for one attempt.

@@ -21,6 +21,19 @@ pub fn mark_unread(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
     set_read_at(conn, case_id, None)
 }
 
+/// Marks several cases read or unread at once (a bulk action): all of them, or none when one
+/// does not exist.
+pub fn set_read_many(conn: &Connection, case_ids: &[String], read: bool) -> Result<(), CasesError> {
+    let case_ids = super::transition::bulk_ids(case_ids)?;
+    let at = read.then(clock::now);
+    skillcase_store::atomic(conn, |tx| {
+        for id in &case_ids {
+            set_read_at(tx, id, at.as_deref())?;
+        }
+        Ok(())
+    })
+}
+
 /// Whether the case counts as unread; `case_not_found` if there is none.
 pub fn is_unread(conn: &Connection, case_id: &str) -> Result<bool, CasesError> {
     let sql = format!("SELECT {UNREAD_SQL} FROM cases WHERE id = ?1");
@@ -28,17 +41,6 @@ pub fn is_unread(conn: &Connection, case_id: &str) -> Result<bool, CasesError> {
         Err(rusqlite::Error::QueryReturnedNoRows) => Err(not_found(case_id)),
         other => Ok(other?),
     }
-}
-
-/// The count of cases waiting on the person that they have not opened since (the badge). The
-/// covering index `cases_unread` answers it without touching the table.
-pub(crate) fn unread_waiting_on_you(conn: &Connection) -> Result<i64, CasesError> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM cases WHERE status = 'awaiting_human' \
-         AND (read_at IS NULL OR read_at < waiting_since)",
-        [],
-        |r| r.get(0),
-    )?)
 }
 
 fn set_read_at(conn: &Connection, case_id: &str, at: Option<&str>) -> Result<(), CasesError> {

@@ -10,9 +10,11 @@ use std::time::Duration;
 
 use super::endpoint::{EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
-use super::model::{Actor, Case, Delivery, DeliveryState, HumanAction, NewCase};
+use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
+use super::quiet::{QuietDelays, QuietRun};
+use super::report::{CaseReport, ReportRange};
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
 
@@ -28,6 +30,9 @@ pub trait CasesRepository: Send + Sync {
         text: &str,
         actor_name: &str,
     ) -> Result<(Case, Delivery), CasesError>;
+    /// A person's internal note on a case: on its timeline, never sent to the agent, the case
+    /// otherwise unchanged. Returns the note's event.
+    fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError>;
     /// The agent hands back what the lead answered: `awaiting_lead` → `awaiting_human`.
     fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError>;
     /// The agent records what it asked the lead; the case keeps waiting on the lead.
@@ -42,14 +47,26 @@ pub trait CasesRepository: Send + Sync {
         actor_name: Option<&str>,
         reason: Option<&str>,
     ) -> Result<Case, CasesError>;
+    /// A person cancels several open cases with one reason: all of them or none (the refusal
+    /// names the case that could not be cancelled).
+    fn cancel_many(
+        &self,
+        case_ids: &[String],
+        actor_name: &str,
+        reason: &str,
+    ) -> Result<Vec<Case>, CasesError>;
     /// One case with its timeline and deliveries.
     fn get_case(&self, id: &str) -> Result<CaseWithTimeline, CasesError>;
     /// One inbox page with the tab counts.
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError>;
     /// The tab counts and the unread badge.
     fn tab_counts(&self) -> Result<TabCounts, CasesError>;
+    /// The handover report over the cases opened in `range` (SPEC D5).
+    fn report(&self, range: &ReportRange) -> Result<CaseReport, CasesError>;
     /// Marks the case read (the person opened it) or unread again.
     fn set_read(&self, case_id: &str, read: bool) -> Result<(), CasesError>;
+    /// Marks several cases read or unread at once: all of them or none.
+    fn set_read_many(&self, case_ids: &[String], read: bool) -> Result<(), CasesError>;
     /// In one step: the conversation's open case (which covers any promise), or one more veto
     /// for the turn (SPEC B5).
     fn record_veto(&self, veto: &Veto) -> Result<VetoCount, CasesError>;
@@ -58,6 +75,9 @@ pub trait CasesRepository: Send + Sync {
     fn record_promise(&self, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError>;
     /// The open cases whose promise is overdue at `now` and not yet announced, marked announced.
     fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError>;
+    /// One run of the quiet-customer job at `now` (SPEC D5): the reminders due and the closings
+    /// due, each its own transaction, each case at most once per wait however many runs race.
+    fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }

@@ -9,9 +9,11 @@ use skillcase_store::Database;
 
 use super::endpoint::{self, EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
-use super::model::{Actor, Case, Delivery, DeliveryState, HumanAction, NewCase};
+use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{self, Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
+use super::quiet::{self, QuietDelays, QuietRun};
+use super::report::{self, CaseReport, ReportRange};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::{self, OpenOutcome};
@@ -56,6 +58,11 @@ impl CasesRepository for SqliteCases {
         self.db.write(move |c| transition::reply(c, &case_id, action, &text, &actor_name))
     }
 
+    fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError> {
+        let (case_id, text, actor_name) = (case_id.to_owned(), text.to_owned(), actor_name.to_owned());
+        self.db.write(move |c| crate::notes::add_note(c, &case_id, &text, &actor_name))
+    }
+
     fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError> {
         let (case_id, info) = (case_id.to_owned(), info.to_owned());
         self.db.write(move |c| transition::provide_update(c, &case_id, &info))
@@ -84,6 +91,16 @@ impl CasesRepository for SqliteCases {
             .write(move |c| transition::cancel(c, &case_id, actor, actor_name.as_deref(), reason.as_deref()))
     }
 
+    fn cancel_many(
+        &self,
+        case_ids: &[String],
+        actor_name: &str,
+        reason: &str,
+    ) -> Result<Vec<Case>, CasesError> {
+        let (case_ids, actor_name, reason) = (case_ids.to_vec(), actor_name.to_owned(), reason.to_owned());
+        self.db.write(move |c| transition::cancel_many(c, &case_ids, &actor_name, &reason))
+    }
+
     fn get_case(&self, id: &str) -> Result<CaseWithTimeline, CasesError> {
         self.db.read(|c| store::get_case(c, id))
     }
@@ -96,11 +113,20 @@ impl CasesRepository for SqliteCases {
         self.db.read(store::tab_counts)
     }
 
+    fn report(&self, range: &ReportRange) -> Result<CaseReport, CasesError> {
+        self.db.read(|c| report::case_report(c, range))
+    }
+
     fn set_read(&self, case_id: &str, read: bool) -> Result<(), CasesError> {
         let case_id = case_id.to_owned();
         self.db.write(
             move |c| if read { reads::mark_read(c, &case_id) } else { reads::mark_unread(c, &case_id) },
         )
+    }
+
+    fn set_read_many(&self, case_ids: &[String], read: bool) -> Result<(), CasesError> {
+        let case_ids = case_ids.to_vec();
+        self.db.write(move |c| reads::set_read_many(c, &case_ids, read))
     }
 
     fn record_veto(&self, veto: &Veto) -> Result<VetoCount, CasesError> {
@@ -116,6 +142,11 @@ impl CasesRepository for SqliteCases {
     fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
         let now = now.to_owned();
         self.db.write(move |c| crate::promises::take_overdue(c, &now))
+    }
+
+    fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {
+        let (now, delays) = (now.to_owned(), *delays);
+        self.db.write(move |c| quiet::follow_up(c, &now, &delays))
     }
 
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError> {

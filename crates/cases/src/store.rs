@@ -8,11 +8,12 @@ use ts_rs::TS;
 
 use super::error::CasesError;
 use super::model::{
-    Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryState, EventKind,
-    HumanAction, Lead,
+    Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryAction, DeliveryState,
+    EventKind, Lead,
 };
 use super::promises::{promises_of, PendingPromise, Promise};
-use super::reads::{unread_waiting_on_you, UNREAD_SQL};
+use super::reads::UNREAD_SQL;
+use super::reason::HandoverReason;
 
 /// A case as the detail screen and `GET /v1/cases/{id}` show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -25,6 +26,11 @@ pub struct CaseWithTimeline {
     pub deliveries: Vec<Delivery>,
     /// What the agent promised the customer on this case, oldest first (the promise ledger).
     pub promises: Vec<Promise>,
+    /// When the reminder goes and the case closes while it waits on the customer; filled in by
+    /// the application, which knows the delays ([`super::quiet::plan`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub quiet: Option<super::quiet::QuietPlan>,
 }
 
 /// The inbox tabs of SPEC C1.
@@ -64,8 +70,10 @@ impl CaseTab {
     }
 }
 
-/// Which cases an inbox page shows. Tab, status and dates narrow together; `search` matches the
-/// number (`1042` or `#1042`), title, summary, conversation id and the lead's name and contact.
+/// Which cases an inbox page shows. Tab, status, reason and dates narrow together; `search` matches the
+/// number (`1042` or `#1042`) or, through the full-text index, every word typed (the last one as
+/// a prefix, accents and case ignored) in the title, summary, blocker, lead, conversation id,
+/// context, answers and internal notes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct CaseFilter {
@@ -78,6 +86,10 @@ pub struct CaseFilter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub search: Option<String>,
+    /// Only cases the AI handed over for this reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<HandoverReason>,
     /// Only cases opened on or after this day (`YYYY-MM-DD`, UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -137,7 +149,7 @@ pub struct CasePage {
 
 pub(crate) const CASE_COLUMNS: &str = "id, number, conversation_id, lead_id, lead_name, lead_channel, \
      lead_contact, agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, \
-     updated_at, closed_at";
+     updated_at, closed_at, reason";
 
 const EVENT_COLUMNS: &str = "seq, case_id, kind, actor, actor_name, at, payload";
 
@@ -154,6 +166,7 @@ pub fn get_case(conn: &Connection, id: &str) -> Result<CaseWithTimeline, CasesEr
         events,
         deliveries: deliveries_for_case(conn, id)?,
         case,
+        quiet: None,
     })
 }
 
@@ -216,8 +229,9 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         n => n.min(MAX_PAGE),
     };
     let (where_sql, args) = filter_sql(filter)?;
+    let from = Source::of(conn, filter)?;
     let total: i64 = conn.query_row(
-        &format!("SELECT count(*) FROM cases {where_sql}"),
+        &format!("SELECT count(*) FROM {} {where_sql}", from.cases()),
         rusqlite::params_from_iter(&args),
         |r| r.get(0),
     )?;
@@ -226,20 +240,31 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         Some(tab) => tab.order(&now),
         None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC".into(),
     };
-    // The page's rows are picked from the index alone (a deep offset skips index entries, not
-    // whole rows), then only those rows are read with their latest delivery.
+    let page = match filter.tab {
+        Some(CaseTab::WaitingOnYou) => {
+            waiting_on_you_page(conn, from, &where_sql, &args, &now, limit, filter.offset)?
+        }
+        _ => {
+            let sql = format!(
+                "SELECT rowid FROM {} {where_sql} ORDER BY {order} LIMIT {limit} OFFSET {}",
+                from.cases(),
+                filter.offset
+            );
+            rowids(conn, &sql, &args)?
+        }
+    };
+    // Only the page's rows are read whole, with their latest delivery.
+    let page = page.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let sql = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
          ORDER BY d.created_at DESC, d.rowid DESC LIMIT 1), {UNREAD_SQL}, promise_quote, promise_due_at FROM cases \
-         WHERE rowid IN (SELECT rowid FROM cases {where_sql} ORDER BY {order} LIMIT {limit} OFFSET {}) \
-         ORDER BY {order}",
-        filter.offset
+         WHERE rowid IN ({page}) ORDER BY {order}"
     );
     let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt.query_map(rusqlite::params_from_iter(&args), |row| {
-        let latest: Option<String> = row.get(18)?;
-        let promise = row.get::<_, Option<String>>(20)?.map(|quote| (quote, row.get(21)));
-        Ok((case_from_row(row)?, latest, row.get::<_, bool>(19)?, promise))
+    let rows = stmt.query_map([], |row| {
+        let latest: Option<String> = row.get(19)?;
+        let promise = row.get::<_, Option<String>>(21)?.map(|quote| (quote, row.get(22)));
+        Ok((case_from_row(row)?, latest, row.get::<_, bool>(20)?, promise))
     })?;
     let mut items = Vec::new();
     for row in rows {
@@ -255,20 +280,121 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
     Ok(CasePage { items, total, offset: filter.offset, limit, counts: tab_counts(conn)? })
 }
 
-/// How many cases each inbox tab holds.
-pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
-    let mut counts = TabCounts::default();
-    let mut stmt = conn.prepare("SELECT status, count(*) FROM cases GROUP BY status")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
-    for row in rows {
-        let (status, n) = row?;
-        match parse_enum("case status", &status, CaseStatus::parse)? {
-            CaseStatus::AwaitingHuman => counts.waiting_on_you += n,
-            CaseStatus::AwaitingLead => counts.waiting_on_customer += n,
-            _ => counts.closed += n,
+/// The rowids of one page of *Waiting on you*: cases whose promise is overdue first (soonest
+/// due first; few, read through the partial index `cases_promise_due` of cases with a promise),
+/// then the rest longest-waiting first, read in order from the covering index
+/// `cases_waiting_page` and stopped after the page —
+/// one sort over every waiting case, as a single ORDER BY on the promise expression needs, costs
+/// hundreds of milliseconds at 100,000 cases.
+fn waiting_on_you_page(
+    conn: &Connection,
+    from: Source,
+    where_sql: &str,
+    args: &[String],
+    now: &str,
+    limit: u32,
+    offset: u32,
+) -> Result<Vec<i64>, CasesError> {
+    let mut args = args.to_vec();
+    args.push(now.to_string());
+    let now_arg = args.len();
+    let overdue = rowids(
+        conn,
+        &format!(
+            "SELECT rowid FROM {} {where_sql} AND promise_due_at <= ?{now_arg} \
+             ORDER BY promise_due_at, waiting_since, number",
+            from.overdue()
+        ),
+        &args,
+    )?;
+    let (limit, offset) = (limit as usize, offset as usize);
+    let mut page: Vec<i64> = overdue.iter().skip(offset).take(limit).copied().collect();
+    if page.len() < limit {
+        let rest_offset = offset.saturating_sub(overdue.len());
+        let rest = rowids(
+            conn,
+            &format!(
+                "SELECT rowid FROM {} {where_sql} AND (promise_due_at IS NULL OR promise_due_at > ?{now_arg}) \
+                 ORDER BY waiting_since, number LIMIT {} OFFSET {rest_offset}",
+                from.cases(),
+                limit - page.len()
+            ),
+            &args,
+        )?;
+        page.extend(rest);
+    }
+    Ok(page)
+}
+
+/// Up to how many matches a search page sorts the matches rather than walking the tab's order.
+pub const FEW_MATCHES: i64 = 5_000;
+
+/// Where a page's rows come from. Without a search, from the indexes that hold the tab's order,
+/// walked in order and stopped after the page. With words that match up to [`FEW_MATCHES`]
+/// cases, from the rows the full-text index matched, looked up by rowid and then sorted: walking
+/// the tab's order instead would pass over every case of the tab to find a handful (tens of
+/// milliseconds at 100,000). Words most cases hold go back to the walk, which then finds its
+/// page quickly, where sorting every match would not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Indexes,
+    Matches,
+}
+
+impl Source {
+    /// Counts what the words match in the full-text index alone (a number typed is looked up
+    /// by its index, so it keeps the indexes).
+    fn of(conn: &Connection, filter: &CaseFilter) -> Result<Source, CasesError> {
+        let search = filter.search.as_deref().map(str::trim).unwrap_or_default();
+        if search.is_empty() || search.trim_start_matches('#').parse::<i64>().is_ok() {
+            return Ok(Source::Indexes);
+        }
+        let Some(query) = match_query(search) else { return Ok(Source::Indexes) };
+        let matched: i64 =
+            conn.query_row("SELECT count(*) FROM cases_search WHERE cases_search MATCH ?1", [query], |r| {
+                r.get(0)
+            })?;
+        Ok(if matched <= FEW_MATCHES { Source::Matches } else { Source::Indexes })
+    }
+
+    fn cases(self) -> &'static str {
+        match self {
+            Source::Indexes => "cases",
+            Source::Matches => "cases NOT INDEXED",
         }
     }
-    counts.unread = unread_waiting_on_you(conn)?;
+
+    /// The cases with an overdue promise: few, so read through the partial index of cases with
+    /// a promise.
+    fn overdue(self) -> &'static str {
+        match self {
+            Source::Indexes => "cases INDEXED BY cases_promise_due",
+            Source::Matches => "cases NOT INDEXED",
+        }
+    }
+}
+
+fn rowids(conn: &Connection, sql: &str, args: &[String]) -> Result<Vec<i64>, CasesError> {
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(args), |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// How many cases each inbox tab holds: four rows of `case_tab_counts`, which triggers keep in
+/// step with every write to `cases` (migration 0009), so every page can carry them cheaply.
+pub fn tab_counts(conn: &Connection) -> Result<TabCounts, CasesError> {
+    let mut counts = TabCounts::default();
+    let mut stmt = conn.prepare_cached("SELECT tab, n FROM case_tab_counts")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    for row in rows {
+        match row? {
+            (tab, n) if tab == "awaiting_human" => counts.waiting_on_you = n,
+            (tab, n) if tab == "awaiting_lead" => counts.waiting_on_customer = n,
+            (tab, n) if tab == "closed" => counts.closed = n,
+            (tab, n) if tab == "unread" => counts.unread = n,
+            (tab, _) => return Err(CasesError::Corrupt { what: "tab count", value: tab }),
+        }
+    }
     Ok(counts)
 }
 
@@ -282,15 +408,24 @@ fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> 
         args.push(status.as_str().to_string());
         clauses.push(format!("status = ?{}", args.len()));
     }
+    if let Some(reason) = filter.reason {
+        args.push(reason.as_str().to_string());
+        clauses.push(format!("reason = ?{}", args.len()));
+    }
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         let mut alternatives = Vec::new();
         if let Ok(number) = search.trim_start_matches('#').parse::<i64>() {
             alternatives.push(format!("number = {number}"));
         }
-        args.push(format!("%{}%", escape_like(search)));
-        let n = args.len();
-        for column in ["title", "summary", "conversation_id", "lead_name", "lead_contact"] {
-            alternatives.push(format!("{column} LIKE ?{n} ESCAPE '\\'"));
+        if let Some(query) = match_query(search) {
+            args.push(query);
+            alternatives.push(format!(
+                "rowid IN (SELECT rowid FROM cases_search WHERE cases_search MATCH ?{})",
+                args.len()
+            ));
+        }
+        if alternatives.is_empty() {
+            alternatives.push("0".into());
         }
         clauses.push(format!("({})", alternatives.join(" OR ")));
     }
@@ -308,15 +443,23 @@ fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> 
 }
 
 /// A calendar day as `YYYY-MM-DD`; anything else is `invalid_case_input` naming the field.
-fn checked_day(field: &'static str, day: &str) -> Result<String, CasesError> {
+pub(crate) fn checked_day(field: &'static str, day: &str) -> Result<String, CasesError> {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     time::Date::parse(day.trim(), &format).map(|_| day.trim().to_string()).map_err(|_| {
         CasesError::InvalidInput { field, reason: format!("is '{day}', not a day written as YYYY-MM-DD") }
     })
 }
 
-fn escape_like(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+/// The FTS5 query for what a person typed: each word a quoted phrase (so `"`, `*`, `-`, `:`,
+/// `(`, `AND`, `NEAR` … are text, never syntax) matched as a prefix, every word required. Words with no letter or digit carry nothing to find and are left out; `None` when
+/// none is left.
+pub fn match_query(search: &str) -> Option<String> {
+    let phrases: Vec<String> = search
+        .split_whitespace()
+        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .map(|word| format!("\"{}\"*", word.replace('"', "\"\"")))
+        .collect();
+    (!phrases.is_empty()).then(|| phrases.join(" "))
 }
 
 fn parse_enum<T>(what: &'static str, value: &str, parse: fn(&str) -> Option<T>) -> Result<T, CasesError> {
@@ -329,35 +472,41 @@ pub(crate) fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Case, Case
     let status: String = row.get(8)?;
     let source: String = row.get(13)?;
     let context: String = row.get(12)?;
-    let build =
-        |status: CaseStatus, source: CaseSource, context: Vec<ContextMessage>| -> rusqlite::Result<Case> {
-            Ok(Case {
-                id: row.get(0)?,
-                number: row.get(1)?,
-                conversation_id: row.get(2)?,
-                lead: Lead { id: row.get(3)?, name: row.get(4)?, channel: row.get(5)?, contact: row.get(6)? },
-                agent_id: row.get(7)?,
-                status,
-                title: row.get(9)?,
-                summary: row.get(10)?,
-                blocker: row.get(11)?,
-                context,
-                source,
-                waiting_since: row.get(14)?,
-                opened_at: row.get(15)?,
-                updated_at: row.get(16)?,
-                closed_at: row.get(17)?,
-            })
-        };
+    let reason: String = row.get(18)?;
+    let build = |status: CaseStatus,
+                 source: CaseSource,
+                 reason: HandoverReason,
+                 context: Vec<ContextMessage>|
+     -> rusqlite::Result<Case> {
+        Ok(Case {
+            id: row.get(0)?,
+            number: row.get(1)?,
+            conversation_id: row.get(2)?,
+            lead: Lead { id: row.get(3)?, name: row.get(4)?, channel: row.get(5)?, contact: row.get(6)? },
+            agent_id: row.get(7)?,
+            status,
+            title: row.get(9)?,
+            summary: row.get(10)?,
+            blocker: row.get(11)?,
+            context,
+            source,
+            reason,
+            waiting_since: row.get(14)?,
+            opened_at: row.get(15)?,
+            updated_at: row.get(16)?,
+            closed_at: row.get(17)?,
+        })
+    };
     let parsed = (|| {
         let status = parse_enum("case status", &status, CaseStatus::parse)?;
         let source = parse_enum("case source", &source, CaseSource::parse)?;
+        let reason = parse_enum("handover reason", &reason, HandoverReason::parse)?;
         let context: Vec<ContextMessage> = serde_json::from_str(&context)
             .map_err(|_| CasesError::Corrupt { what: "case context", value: context.clone() })?;
-        Ok::<_, CasesError>((status, source, context))
+        Ok::<_, CasesError>((status, source, reason, context))
     })();
     match parsed {
-        Ok((status, source, context)) => build(status, source, context).map(Ok),
+        Ok((status, source, reason, context)) => build(status, source, reason, context).map(Ok),
         Err(e) => Ok(Err(e)),
     }
 }
@@ -400,7 +549,7 @@ pub(crate) fn delivery_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Delive
             id,
             case_id,
             event_seq,
-            action: parse_enum("delivery action", &action, HumanAction::parse)?,
+            action: parse_enum("delivery action", &action, DeliveryAction::parse)?,
             state: parse_enum("delivery state", &state, DeliveryState::parse)?,
             attempts,
             next_attempt_at,

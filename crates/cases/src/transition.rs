@@ -17,12 +17,16 @@ use super::clock;
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
 use super::outbox;
+use super::quiet;
+use super::reason::HandoverReason;
 use super::store::{append_event, find_case, open_case_for_conversation};
 
 /// The longest conversation id, title, lead field or agent id accepted, in characters.
 pub const MAX_SHORT_TEXT: usize = 200;
 /// The most context messages a case keeps.
 pub const MAX_CONTEXT_MESSAGES: usize = 100;
+/// The most cases one bulk action takes (a screenful many times over, and one short transaction).
+pub const MAX_BULK_CASES: usize = 500;
 
 /// The result of opening a case: the new case, or the one already open for the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -41,6 +45,10 @@ enum Move {
     LeadAsked,
     LeadUnresponsive,
     Cancel,
+    /// The job reminds the agent to nudge a quiet customer.
+    Remind,
+    /// The job closes a case whose customer stayed quiet.
+    CloseUnresponsive,
 }
 
 impl Move {
@@ -51,13 +59,15 @@ impl Move {
             Move::LeadAsked => "lead_asked",
             Move::LeadUnresponsive => "lead_unresponsive",
             Move::Cancel => "cancel",
+            Move::Remind => "remind",
+            Move::CloseUnresponsive => "close_unresponsive",
         }
     }
 }
 
 /// The transition table of SPEC B2: the status a move leads to from `from`, or `None` when the
 /// move is not allowed there. Recording what the lead was asked or that they went quiet keeps
-/// the case waiting on the lead.
+/// the case waiting on the lead, and so does the reminder; closing a quiet case is a cancel.
 fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
     use CaseStatus::*;
     match (from, mv) {
@@ -65,14 +75,16 @@ fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
         (AwaitingHuman, Move::Reply(HumanAction::NeedLeadInfo)) => Some(AwaitingLead),
         (AwaitingHuman | AwaitingLead, Move::Reply(HumanAction::Escalate)) => Some(Escalated),
         (AwaitingLead, Move::ProvideUpdate) => Some(AwaitingHuman),
-        (AwaitingLead, Move::LeadAsked | Move::LeadUnresponsive) => Some(AwaitingLead),
+        (AwaitingLead, Move::LeadAsked | Move::LeadUnresponsive | Move::Remind) => Some(AwaitingLead),
         (AwaitingHuman | AwaitingLead, Move::Cancel) => Some(Cancelled),
+        (AwaitingLead, Move::CloseUnresponsive) => Some(Cancelled),
         _ => None,
     }
 }
 
 /// Opens a case for a conversation, or returns the one already open for it (`already_open`).
-/// The case starts `awaiting_human`, waiting since now, with the next short number.
+/// The case starts `awaiting_human`, waiting since now, with the next short number. Its reason
+/// is `guardrail_autofallback` exactly when the guardrail opens it (`invalid_reason` otherwise).
 pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesError> {
     let new = checked_new_case(new)?;
     atomic(conn, |tx| {
@@ -89,8 +101,9 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
         let context = serde_json::to_string(&new.context).expect("context messages always serialise");
         tx.execute(
             "INSERT INTO cases (id, number, conversation_id, lead_id, lead_name, lead_channel, lead_contact, \
-             agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'awaiting_human', ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?14)",
+             agent_id, status, title, summary, blocker, context, source, reason, waiting_since, opened_at, \
+             updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'awaiting_human', ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14, ?14)",
             params![
                 id,
                 number,
@@ -105,21 +118,22 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
                 new.blocker,
                 context,
                 new.source.as_str(),
-                now
+                now,
+                new.reason.as_str()
             ],
         )?;
         let actor = match new.source {
             CaseSource::Agent => Actor::Agent,
             CaseSource::GuardrailAutofallback => Actor::System,
         };
-        let payload = json!({ "source": new.source.as_str() });
+        let payload = json!({ "source": new.source.as_str(), "reason": new.reason.as_str() });
         append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
         Ok(OpenOutcome { case: find_case(tx, &id)?, already_open: false })
     })
 }
 
-/// A person answers a case with one of the three actions. Writes the new status, a
-/// `human_replied` event (plus `resolved` or `escalated` when the case closes) and the outbox
+/// A person answers a case with one of the three actions. Writes the new status (and, on the
+/// case's first answer, when it came: the report's time to first reply), a `human_replied` event (plus `resolved` or `escalated` when the case closes) and the outbox
 /// delivery that relays the reply to the agent, all in one transaction.
 /// `text` is the note for the customer, the question to ask, or the escalation reason.
 pub fn reply(
@@ -135,6 +149,10 @@ pub fn reply(
         let (case, to) = check(tx, case_id, Move::Reply(action))?;
         let now = clock::now();
         set_status(tx, &case, to, &now)?;
+        tx.execute(
+            "UPDATE cases SET first_reply_at = ?2 WHERE id = ?1 AND first_reply_at IS NULL",
+            params![case_id, now],
+        )?;
         let payload = json!({ "action": action.as_str(), "text": text, "status": to.as_str() });
         let seq = append_event(
             tx,
@@ -227,6 +245,110 @@ pub fn cancel(
     })
 }
 
+/// A person cancels several open cases with one reason (a bulk action on the inbox list): all
+/// of them in one transaction, or none when one cannot be cancelled — the refusal names that
+/// case by its number. Nothing is sent to the agent: a cancel is not one of the three answers.
+pub fn cancel_many(
+    conn: &Connection,
+    case_ids: &[String],
+    actor_name: &str,
+    reason: &str,
+) -> Result<Vec<Case>, CasesError> {
+    let reason = required("reason", reason)?;
+    let actor_name = required("actor_name", actor_name)?;
+    let case_ids = bulk_ids(case_ids)?;
+    atomic(conn, |tx| {
+        let now = clock::now();
+        let mut cancelled = Vec::with_capacity(case_ids.len());
+        for id in &case_ids {
+            let case = find_case(tx, id)?;
+            let Some(to) = allowed(case.status, Move::Cancel) else {
+                let refusal =
+                    CasesError::InvalidTransition { from: case.status, action: Move::Cancel.name() };
+                return Err(CasesError::InCase { number: case.number, source: Box::new(refusal) });
+            };
+            set_status(tx, &case, to, &now)?;
+            let payload = json!({ "reason": reason });
+            append_event(tx, id, EventKind::Cancelled, Actor::Human, Some(actor_name), &now, &payload)?;
+            cancelled.push(find_case(tx, id)?);
+        }
+        Ok(cancelled)
+    })
+}
+
+/// The ids of a bulk action, each once, in the order given: at least one, at most
+/// [`MAX_BULK_CASES`].
+pub fn bulk_ids(case_ids: &[String]) -> Result<Vec<String>, CasesError> {
+    let mut seen = std::collections::HashSet::new();
+    let ids: Vec<String> = case_ids.iter().filter(|id| seen.insert(id.as_str())).cloned().collect();
+    if ids.is_empty() {
+        return Err(CasesError::InvalidInput { field: "ids", reason: "must name at least one case".into() });
+    }
+    if ids.len() > MAX_BULK_CASES {
+        return Err(CasesError::InvalidInput {
+            field: "ids",
+            reason: format!("names {} cases; at most {MAX_BULK_CASES} are taken at once", ids.len()),
+        });
+    }
+    Ok(ids)
+}
+
+/// The customer has been quiet since `cutoff` or earlier: a `reminder_sent` event (actor
+/// `system`) and the `case.reminder` delivery, in one transaction, at `now`. `None` when the case
+/// waits on the customer but is not due (reminded already in this wait, or waiting since after
+/// `cutoff`); `invalid_transition` when it does not wait on the customer.
+pub fn remind_quiet(
+    conn: &Connection,
+    case_id: &str,
+    now: &str,
+    cutoff: &str,
+) -> Result<Option<(Case, Delivery)>, CasesError> {
+    atomic(conn, |tx| {
+        let (case, _) = check(tx, case_id, Move::Remind)?;
+        if !quiet::reminder_due(tx, case_id, cutoff)? {
+            return Ok(None);
+        }
+        tx.execute(
+            "UPDATE cases SET reminded_at = ?2, updated_at = ?2 WHERE id = ?1",
+            params![case_id, now],
+        )?;
+        let asked = quiet::last_question(tx, case_id)?;
+        let payload = json!({ "asked": asked, "waiting_since": case.waiting_since });
+        let seq = append_event(tx, case_id, EventKind::ReminderSent, Actor::System, None, now, &payload)?;
+        let case = find_case(tx, case_id)?;
+        let delivery = quiet::enqueue_reminder(tx, &case, asked, seq, now)?;
+        Ok(Some((case, delivery)))
+    })
+}
+
+/// The customer stayed quiet and no person acted since the reminder: the case is cancelled at
+/// `now` with a `lead_unresponsive` event (actor `system`, `auto_closed: true`), a `cancelled`
+/// event, and the `case.closed` delivery that tells the agent, in one transaction. Due when the
+/// reminder went out at `cutoff` or earlier — with `reminders` off, when the wait began then.
+/// `None` when not due; `invalid_transition` when the case does not wait on the customer.
+pub fn close_unresponsive(
+    conn: &Connection,
+    case_id: &str,
+    now: &str,
+    cutoff: &str,
+    reminders: bool,
+) -> Result<Option<(Case, Delivery)>, CasesError> {
+    atomic(conn, |tx| {
+        let (case, to) = check(tx, case_id, Move::CloseUnresponsive)?;
+        if !quiet::close_due(tx, case_id, cutoff, reminders)? {
+            return Ok(None);
+        }
+        set_status(tx, &case, to, now)?;
+        let payload = json!({ "auto_closed": true, "waiting_since": case.waiting_since });
+        let seq = append_event(tx, case_id, EventKind::LeadUnresponsive, Actor::System, None, now, &payload)?;
+        let closed = json!({ "lead_unresponsive_seq": seq });
+        append_event(tx, case_id, EventKind::Cancelled, Actor::System, None, now, &closed)?;
+        let case = find_case(tx, case_id)?;
+        let delivery = quiet::enqueue_closed(tx, &case, seq, now)?;
+        Ok(Some((case, delivery)))
+    })
+}
+
 fn agent_event(
     conn: &Connection,
     case_id: &str,
@@ -252,7 +374,7 @@ fn check(conn: &Connection, case_id: &str, mv: Move) -> Result<(Case, CaseStatus
 }
 
 /// Writes the new status with its clocks: waiting restarts whenever the case changes whom it
-/// waits on, and stops (with `closed_at`) when it closes.
+/// waits on, and stops (with `closed_at`) when it closes. A new wait has had no reminder yet.
 fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
     let waiting_since = match (to.is_open(), to == case.status) {
         (true, true) => case.waiting_since.clone(),
@@ -261,7 +383,8 @@ fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Resu
     };
     let closed_at = (!to.is_open()).then_some(now);
     conn.execute(
-        "UPDATE cases SET status = ?2, waiting_since = ?3, closed_at = ?4, updated_at = ?5 WHERE id = ?1",
+        "UPDATE cases SET status = ?2, waiting_since = ?3, closed_at = ?4, updated_at = ?5, \
+         reminded_at = CASE WHEN status = ?2 THEN reminded_at END WHERE id = ?1",
         params![case.id, to.as_str(), waiting_since, closed_at, now],
     )?;
     Ok(())
@@ -298,6 +421,10 @@ fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
             Some(v) => Some(short(field, v)?),
             None => None,
         };
+    }
+    let by_guardrail = new.source == CaseSource::GuardrailAutofallback;
+    if by_guardrail != (new.reason == HandoverReason::GuardrailAutofallback) {
+        return Err(CasesError::InvalidReason { given: new.reason.as_str().to_string() });
     }
     if new.context.len() > MAX_CONTEXT_MESSAGES {
         return Err(CasesError::InvalidInput {

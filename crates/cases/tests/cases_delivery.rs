@@ -410,3 +410,40 @@ async fn each_settled_attempt_announces_that_its_case_changed() {
     let _ = stop.send(());
     worker.join().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quiet_customer_reminder_is_posted_signed_under_its_own_delivery_id() {
+    let (_dir, path, endpoint) = with_endpoint(10, 5).await;
+    let (worker, _stop) = start(&path, fast());
+    let asked = answered(&path, "conv-1", HumanAction::NeedLeadInfo);
+    let conn = skillcase_store::db::open(&path).unwrap();
+    conn.execute(
+        "UPDATE cases SET waiting_since = '2026-11-01T08:00:00.000Z' WHERE id = ?1",
+        [&asked.case_id],
+    )
+    .unwrap();
+    let delays = skillcase_cases::quiet::QuietDelays {
+        remind_after: Some(Duration::from_secs(3600)),
+        close_after: None,
+    };
+    let run = cases_at(&path).follow_up_quiet("2026-11-01T09:00:00.000Z", &delays).unwrap();
+    assert_eq!(run.reminded, vec![asked.case_id.clone()]);
+    worker.wake();
+    endpoint.wait_for_requests(2, Duration::from_secs(5)).await;
+    let reminder = get_case(&conn, &asked.case_id)
+        .unwrap()
+        .deliveries
+        .into_iter()
+        .find(|d| d.action == skillcase_cases::model::DeliveryAction::Reminder)
+        .unwrap();
+    let done = delivered(&path, &reminder.id).await;
+    assert_eq!(done.last_status, Some(200));
+    let request = endpoint.received().into_iter().find(|r| r.webhook_id == reminder.id).unwrap();
+    assert!(request.signature_ok);
+    let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
+    assert_eq!(
+        (body["type"].as_str(), body["id"].as_str()),
+        (Some("case.reminder"), Some(reminder.id.as_str()))
+    );
+    assert_eq!(body["asked"], "Refund issued today.");
+}

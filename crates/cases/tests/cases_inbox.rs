@@ -6,7 +6,7 @@ mod support;
 
 use skillcase_cases::model::HumanAction;
 use skillcase_cases::reads::{is_unread, mark_read, mark_unread};
-use skillcase_cases::store::{list_cases, CaseFilter, CaseTab};
+use skillcase_cases::store::{list_cases, tab_counts, CaseFilter, CaseTab, TabCounts};
 use skillcase_cases::transition::{open_case, provide_update, reply};
 use skillcase_common::error::Coded;
 use support::{new_db, refund_case};
@@ -99,4 +99,42 @@ fn search_matches_the_conversation_id_inside_a_tab() {
     open_case(&conn, refund_case("wa-5511-beta")).unwrap();
     let filter = CaseFilter { search: Some("beta".into()), ..waiting_on_you() };
     assert_eq!(unread_numbers(&conn, &filter), vec![(1002, true)]);
+}
+
+/// The tab counts recounted from every case, the way the kept counts must always agree.
+fn recounted(conn: &rusqlite::Connection) -> TabCounts {
+    let count = |condition: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM cases WHERE {condition}"), [], |r| r.get(0)).unwrap()
+    };
+    TabCounts {
+        waiting_on_you: count("status = 'awaiting_human'"),
+        waiting_on_customer: count("status = 'awaiting_lead'"),
+        closed: count("status NOT IN ('awaiting_human', 'awaiting_lead')"),
+        unread: count("status = 'awaiting_human' AND (read_at IS NULL OR read_at < waiting_since)"),
+    }
+}
+
+#[test]
+fn the_kept_tab_counts_follow_every_write_to_a_case() {
+    let (_dir, _path, conn) = new_db();
+    let first = open_case(&conn, refund_case("conv-1")).unwrap().case.id;
+    let second = open_case(&conn, refund_case("conv-2")).unwrap().case.id;
+    open_case(&conn, refund_case("conv-3")).unwrap();
+    let steps: Vec<Box<dyn Fn()>> = vec![
+        Box::new(|| mark_read(&conn, &first).unwrap()),
+        Box::new(|| drop(reply(&conn, &first, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap())),
+        Box::new(|| {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            drop(provide_update(&conn, &first, "The Visa").unwrap())
+        }),
+        Box::new(|| drop(reply(&conn, &second, HumanAction::Resolved, "Refunded.", "Ana").unwrap())),
+        Box::new(|| mark_unread(&conn, &second).unwrap()),
+        Box::new(|| mark_read(&conn, &first).unwrap()),
+    ];
+    for step in &steps {
+        step();
+        assert_eq!(tab_counts(&conn).unwrap(), recounted(&conn));
+    }
+    let expected = TabCounts { waiting_on_you: 2, waiting_on_customer: 0, closed: 1, unread: 1 };
+    assert_eq!(tab_counts(&conn).unwrap(), expected);
 }

@@ -100,3 +100,31 @@ fn waiting_on_you_lists_the_most_overdue_promise_first() {
     let order: Vec<i64> = cases.list_cases(&filter).unwrap().items.iter().map(|i| i.case.number).collect();
     assert_eq!(order, vec![sooner.number, later.number, plain.number]);
 }
+
+#[test]
+fn pages_of_waiting_on_you_run_on_across_the_overdue_promises_without_a_gap_or_a_repeat() {
+    let (_dir, path, _conn) = new_db();
+    let cases = cases_at(&path);
+    let opened: Vec<_> =
+        (1..=5).map(|n| cases.open_case(refund_case(&format!("c{n}"))).unwrap().case).collect();
+    cases
+        .record_promise(&opened[3].id, &promise("Ligamos às 10h.", "2020-01-01T10:00:00.000Z", "t1"))
+        .unwrap();
+    cases
+        .record_promise(&opened[4].id, &promise("Ligamos às 11h.", "2020-01-01T11:00:00.000Z", "t1"))
+        .unwrap();
+    cases
+        .record_promise(&opened[0].id, &promise("Ligamos em 2099.", "2099-01-01T10:00:00.000Z", "t1"))
+        .unwrap();
+
+    let page = |offset: u32| -> Vec<i64> {
+        let filter =
+            CaseFilter { tab: Some(CaseTab::WaitingOnYou), offset, limit: 2, ..CaseFilter::default() };
+        cases.list_cases(&filter).unwrap().items.iter().map(|i| i.case.number).collect()
+    };
+    let n = |i: usize| opened[i].number;
+    assert_eq!(page(0), vec![n(3), n(4)]);
+    assert_eq!(page(1), vec![n(4), n(0)]);
+    assert_eq!(page(2), vec![n(0), n(1)]);
+    assert_eq!(page(4), vec![n(2)]);
+}

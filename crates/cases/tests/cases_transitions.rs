@@ -4,7 +4,10 @@
 mod support;
 
 use rusqlite::Connection;
-use skillcase_cases::model::{Actor, CaseSource, CaseStatus, DeliveryState, EventKind, HumanAction};
+use skillcase_cases::model::{
+    Actor, CaseSource, CaseStatus, DeliveryAction, DeliveryState, EventKind, HumanAction,
+};
+use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::store::{find_case, get_case, open_case_for_conversation};
 use skillcase_cases::transition::{
     cancel, open_case, provide_update, record_lead_asked, record_lead_unresponsive, reply,
@@ -74,8 +77,10 @@ fn a_guardrail_case_is_opened_by_the_system() {
     let (_dir, _path, conn) = new_db();
     let mut new = refund_case("conv-1");
     new.source = CaseSource::GuardrailAutofallback;
+    new.reason = HandoverReason::GuardrailAutofallback;
     let case = open_case(&conn, new).unwrap().case;
     assert_eq!(case.source, CaseSource::GuardrailAutofallback);
+    assert_eq!(case.reason, HandoverReason::GuardrailAutofallback);
     assert_eq!(get_case(&conn, &case.id).unwrap().events[0].actor, Actor::System);
 }
 
@@ -146,7 +151,7 @@ fn resolving_closes_the_case_and_writes_reply_event_and_delivery_together() {
     assert_eq!(delivery.event_seq, replied.seq);
     assert_eq!(
         (delivery.state, delivery.attempts, delivery.action),
-        (DeliveryState::Pending, 0, HumanAction::Resolved)
+        (DeliveryState::Pending, 0, DeliveryAction::Resolved)
     );
     assert_eq!(timeline.deliveries, vec![delivery]);
 }
@@ -163,7 +168,7 @@ fn needing_lead_info_waits_on_the_lead_from_now() {
     assert_eq!(case.waiting_since.as_deref(), Some(case.updated_at.as_str()));
     assert!(case.waiting_since > opened.waiting_since);
     assert_eq!(case.closed_at, None);
-    assert_eq!(delivery.action, HumanAction::NeedLeadInfo);
+    assert_eq!(delivery.action, DeliveryAction::NeedLeadInfo);
     assert_eq!(kinds(&conn, &id), vec![EventKind::Opened, EventKind::HumanReplied]);
 }
 
@@ -217,7 +222,7 @@ fn escalating_works_from_both_open_states() {
             reply(&conn, &id, HumanAction::Escalate, "Customer threatens legal action.", "Ana").unwrap();
         assert_eq!(case.status, CaseStatus::Escalated);
         assert!(case.closed_at.is_some());
-        assert_eq!(delivery.action, HumanAction::Escalate);
+        assert_eq!(delivery.action, DeliveryAction::Escalate);
         assert_eq!(kinds(&conn, &id).last(), Some(&EventKind::Escalated));
     }
 }

@@ -8,15 +8,19 @@ use clap::{Parser, Subcommand};
 
 mod edit;
 mod endpoint;
+mod export;
 mod format;
 mod gc_blobs;
 mod guard;
 mod import;
 #[path = "match.rs"]
 mod match_cmd;
+mod mcp;
 mod prompt;
 mod read;
 mod read_file;
+mod sarif;
+mod scan;
 mod serve;
 mod skills;
 mod token;
@@ -37,10 +41,16 @@ enum Command {
     Info,
     /// Serve the local agent API on 127.0.0.1 until interrupted.
     Serve(serve::ServeArgs),
+    /// Serve MCP over stdin/stdout for an agent's host (Claude Desktop, Claude Code, Codex, ...).
+    Mcp(mcp::McpArgs),
     /// Print the local API's bearer token (`--rotate` replaces it first).
     Token(token::TokenArgs),
     /// Validate skill folders against a profile (standard, claude or skillcase).
     Validate(validate::Args),
+    /// Pack a skill folder or a library skill into a .skill zip that Anthropic's upload accepts.
+    Export(export::Args),
+    /// Scan skills for secrets, download-and-run lines, hidden Unicode and instructions, suspicious links, exec bits.
+    Scan(scan::Args),
     /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
     Import(import::Args),
     /// Print level 1, the index of available skills, for a skills directory.
@@ -83,9 +93,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve(args) => serve::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Token(args) => token::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Import(args) => import::run(args),
+        Command::Scan(args) => scan::run(args),
+        Command::Export(args) => export::run(args),
         Command::Prompt(args) => prompt::run(args),
         Command::Read(args) => read::run(args),
         Command::ReadFile(args) => read_file::run(args),

@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Err(refusal) => return skills::refuse(args.format, refusal),
     };
     let task = args.task.as_deref();
-    let text = match activation(&skill, task, &dir_reader(&skill)) {
+    let text = match activation(&skill, task, &dir_reader(&skill, skills::max_read())) {
         Ok(text) => text,
         Err(err) => return skills::refuse(args.format, err.into()),
     };

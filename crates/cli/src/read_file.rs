@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(skill) => skill,
         Err(refusal) => return skills::refuse(args.format, refusal),
     };
-    let text = match file(&skill, &args.path, &dir_reader(&skill)) {
+    let text = match file(&skill, &args.path, &dir_reader(&skill, skills::max_read())) {
         Ok(text) => text,
         Err(err) => return skills::refuse(args.format, err.into()),
     };

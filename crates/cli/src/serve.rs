@@ -28,40 +28,56 @@ pub struct ServeArgs {
 
 /// Opens the data directory, saves the agent endpoint when given, starts the delivery worker
 /// and the server, prints where it listens and runs until a signal asks it to stop; requests in
-/// flight are finished and a delivery being sent gives back its claim first.
+/// flight get a few seconds to finish and a delivery being sent gives back its claim first.
+/// A signal during start-up (a scan that takes long) stops it too, and nothing stuck in a
+/// blocking call keeps the process alive afterwards (see [`App::block_on`]).
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let options = AppOptions { skills_dir: args.skills_dir, ..AppOptions::new(paths::data_dir()?) };
     App::block_on(async {
         let stopped = stop_signal()?;
-        let host = Host::start(options, args.port).await?;
-        if let (Some(url), Some(secret)) = (args.agent_endpoint, args.agent_secret) {
-            let input = EndpointInput {
-                url,
-                secret: Some(secret),
-                timeout_secs: None,
-                max_attempts: None,
-                enabled: true,
-            };
-            host.app().set_endpoint(input).await?;
-        }
-        let url = match host.api_status().await {
-            ApiStatus::Listening { url } => url,
-            ApiStatus::Failed { error } => {
-                host.stop().await;
-                return Err(error.into());
-            }
+        tokio::pin!(stopped);
+        let host = tokio::select! {
+            host = Host::start(options, args.port) => host?,
+            _ = &mut stopped => return Ok(ExitCode::SUCCESS),
         };
-        host.app().scanned().await?;
-        println!("listening on {url}");
-        std::io::stdout().flush()?;
-        stopped.await;
+        let served = tokio::select! {
+            served = announce(&host, args.agent_endpoint.zip(args.agent_secret)) => served,
+            _ = &mut stopped => Ok(()),
+        };
+        if served.is_ok() {
+            stopped.await;
+        }
         host.stop().await;
-        Ok(ExitCode::SUCCESS)
+        served.map(|()| ExitCode::SUCCESS)
     })
 }
 
+/// Saves the endpoint when given, checks the API listens, waits for the first scan and prints
+/// `listening on URL`.
+async fn announce(host: &Host, endpoint: Option<(String, String)>) -> anyhow::Result<()> {
+    if let Some((url, secret)) = endpoint {
+        let input = EndpointInput {
+            url,
+            secret: Some(secret),
+            timeout_secs: None,
+            max_attempts: None,
+            enabled: true,
+        };
+        host.app().set_endpoint(input).await?;
+    }
+    let url = match host.api_status().await {
+        ApiStatus::Listening { url } => url,
+        ApiStatus::Failed { error } => return Err(error.into()),
+    };
+    host.app().scanned().await?;
+    println!("listening on {url}");
+    std::io::stdout().flush()?;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM (`serve` and `mcp` stop on either).
 #[cfg(unix)]
-fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+pub(crate) fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = signal(SignalKind::terminate())?;
     let mut interrupt = signal(SignalKind::interrupt())?;
@@ -75,7 +91,7 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
 
 /// See the Unix version: Ctrl-C only.
 #[cfg(not(unix))]
-fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+pub(crate) fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
     })

@@ -12,15 +12,34 @@ use skillcase_skill::discover;
 use skillcase_skill::load;
 use skillcase_skill::model::Skill;
 use skillcase_skill::policy::Policy;
+use skillcase_skill::skill_dir::{Reach, SkillDir};
 use skillcase_skill::validate::{Profile, Validated};
+
+/// A skill folder a disclosure command serves, and how it was reached.
+struct Folder {
+    dir: PathBuf,
+    /// [`Reach::Named`] for DIR itself (the person named it, so its links are followed), else
+    /// [`Reach::Listed`]: a folder found in DIR is never a link, even one swapped in after it was
+    /// listed, exactly as `serve`'s library reads it.
+    reach: Reach,
+}
 
 /// The skill folders of `dir`: `dir` itself when it holds a SKILL.md, else its skill folders by
 /// the one discovery rule set (`skillcase_skill::discover`: no symlinked folder is followed).
-pub fn skill_dirs(dir: &Path) -> Vec<PathBuf> {
+fn skill_dirs(dir: &Path) -> Vec<Folder> {
     if discover::has_skill_md(dir) {
-        return vec![dir.to_path_buf()];
+        return vec![Folder { dir: dir.to_path_buf(), reach: Reach::Named }];
     }
-    discover::skill_folders(dir).unwrap_or_default().into_iter().map(|f| f.dir).collect()
+    let listed = discover::skill_folders(dir).unwrap_or_default().into_iter();
+    listed.map(|f| Folder { dir: f.dir, reach: Reach::Listed }).collect()
+}
+
+/// Reads and validates one folder under the `skillcase` profile.
+fn load(folder: &Folder, policy: &Policy) -> Validated {
+    match SkillDir::open(&folder.dir, folder.reach) {
+        Ok(dir) => load::load_from(dir, Profile::Skillcase, policy),
+        Err(e) => Validated::failed(vec![e.to_finding()]),
+    }
 }
 
 /// `dir` with symlinks, `.` and `..` resolved, so `<location>` is the same absolute path
@@ -39,14 +58,14 @@ pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
     let dir = &canonical(dir);
     let policy = Policy::default();
     let folders = skill_dirs(dir);
-    let results = parallel::map(&folders, |f| load::load_dir(f, Profile::Skillcase, &policy), |_| {});
+    let results = parallel::map(&folders, |f| load(f, &policy), |_| {});
     let mut valid = Vec::new();
     for (folder, result) in folders.iter().zip(results) {
         match result {
             Validated { skill: Some(skill), .. } if result.is_valid() => valid.push(skill),
             invalid => {
                 let errors = invalid.findings.iter().filter(|f| f.is_error()).count();
-                eprintln!("skipped {}: {errors} validation error(s)", folder.display());
+                eprintln!("skipped {}: {errors} validation error(s)", folder.dir.display());
             }
         }
     }
@@ -62,9 +81,9 @@ pub fn find(dir: &Path, name: &str) -> Result<Skill, ErrorBody> {
     if !plain {
         return Err(not_found());
     }
-    let folder = skill_dirs(&canonical(dir)).into_iter().find(|d| d.file_name().is_some_and(|n| n == name));
-    let folder = folder.ok_or_else(not_found)?;
-    let result = load::load_dir(&folder, Profile::Skillcase, &Policy::default());
+    let folder =
+        skill_dirs(&canonical(dir)).into_iter().find(|f| f.dir.file_name().is_some_and(|n| n == name));
+    let result = load(&folder.ok_or_else(not_found)?, &Policy::default());
     if result.is_valid() {
         return Ok(result.skill.expect("a valid result has a skill"));
     }
@@ -74,6 +93,12 @@ pub fn find(dir: &Path, name: &str) -> Result<Skill, ErrorBody> {
         format!("skill `{name}` has {} validation error(s) and is not served", errors.len()),
     )
     .with_details(serde_json::json!({ "findings": errors })))
+}
+
+/// The most bytes a level-2 or level-3 read takes from one file: the default policy's per-file
+/// limit, the one the skills were validated under.
+pub fn max_read() -> u64 {
+    Policy::default().limits.max_file_bytes
 }
 
 /// A refusal as printed in JSON, the same `{"error": {code, message, details}}` shape as the API.

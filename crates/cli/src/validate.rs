@@ -16,6 +16,7 @@ use skillcase_skill::files;
 use skillcase_skill::finding::{Finding, Severity};
 use skillcase_skill::load;
 use skillcase_skill::policy::Policy;
+use skillcase_skill::skill_dir::{Reach, SkillDir};
 use skillcase_skill::validate::{self, Profile, Validated};
 
 /// Deepest folder level searched for skills under a PATH.
@@ -70,7 +71,7 @@ struct Output<'a> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let dirs: Vec<PathBuf> = args.paths.iter().flat_map(|p| skill_dirs(p)).collect();
+    let dirs: Vec<(PathBuf, Reach)> = args.paths.iter().flat_map(|p| skill_dirs(p)).collect();
     let reports = validate_all(&dirs, args.profile);
     let summary = summarise(&reports);
     let failed = summary.invalid > 0;
@@ -88,19 +89,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Validates the folders on all cores, keeping the reports in the order of `dirs`.
-fn validate_all(dirs: &[PathBuf], profile: Profile) -> Vec<Report> {
+fn validate_all(dirs: &[(PathBuf, Reach)], profile: Profile) -> Vec<Report> {
     let policy = Policy::default();
-    parallel::map(dirs, |dir| report(dir, validate_path(dir, profile, &policy)), |_| {})
+    parallel::map(dirs, |(dir, reach)| report(dir, validate_path(dir, *reach, profile, &policy)), |_| {})
 }
 
 /// A folder goes through the loader, a package file through the zip inspector.
-fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
+fn validate_path(path: &Path, reach: Reach, profile: Profile, policy: &Policy) -> Validated {
     if !is_package_file(path) {
-        return load::load_dir(path, profile, policy);
+        return match SkillDir::open(path, reach) {
+            Ok(dir) => load::load_from(dir, profile, policy),
+            Err(e) => Validated::failed(vec![e.to_finding()]),
+        };
     }
     let shown = path.display().to_string();
-    let bytes = match std::fs::read(path) {
+    let bytes = match archive::read_package(path, &policy.limits) {
         Ok(bytes) => bytes,
+        Err(archive::ArchiveError::Refused { findings }) => return Validated::failed(findings),
         Err(e) => {
             let finding =
                 Finding::error(archive::codes::READ_FAILED, shown, format!("cannot read the package: {e}"))
@@ -115,25 +120,26 @@ fn validate_path(path: &Path, profile: Profile, policy: &Policy) -> Validated {
 }
 
 /// Looks at the extension first, so a folder costs no `stat` here.
-fn is_package_file(path: &Path) -> bool {
+pub(crate) fn is_package_file(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     matches!(ext.as_deref(), Some("zip" | "skill")) && path.is_file()
 }
 
-/// The skill folders a PATH names: itself when it holds SKILL.md (or is not a directory, so the
-/// loader reports it), else every folder below it holding one. A skill folder costs one `stat`
-/// here: holding SKILL.md already makes it a directory.
-fn skill_dirs(path: &Path) -> Vec<PathBuf> {
+/// The skill folders a PATH names, each with how it is opened: itself when it holds SKILL.md (or
+/// is not a directory, so the loader reports it), followed as the shell would, else every real
+/// folder below it holding one, never through a link (not even one swapped in after the search).
+/// A skill folder costs one `stat` here: holding SKILL.md already makes it a directory.
+pub(crate) fn skill_dirs(path: &Path) -> Vec<(PathBuf, Reach)> {
     if is_skill_dir(path) || !path.is_dir() {
-        return vec![path.to_path_buf()];
+        return vec![(path.to_path_buf(), Reach::Named)];
     }
     let mut found = Vec::new();
     search(path, 1, &mut found);
     found.sort();
     if found.is_empty() {
-        found.push(path.to_path_buf());
+        return vec![(path.to_path_buf(), Reach::Named)];
     }
-    found
+    found.into_iter().map(|dir| (dir, Reach::Listed)).collect()
 }
 
 fn is_skill_dir(path: &Path) -> bool {

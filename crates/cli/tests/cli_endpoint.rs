@@ -50,3 +50,36 @@ fn an_invalid_url_is_refused_with_its_code_and_exit_1() {
     let json: serde_json::Value = serde_json::from_slice(&refused.get_output().stdout).unwrap();
     assert_eq!(json["error"]["code"], "invalid_endpoint_url");
 }
+
+#[test]
+fn a_url_with_credentials_is_refused_with_its_code_and_the_password_is_never_echoed() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = endpoint(&dir)
+        .args(["set", "--url", "http://agent:hunter2@127.0.0.1:9000/hooks"])
+        .args(["--secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--format", "json"])
+        .assert()
+        .code(1);
+    let output = refused.get_output();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["error"]["code"], "endpoint_url_has_credentials");
+    let printed = [output.stdout.as_slice(), output.stderr.as_slice()].concat();
+    assert!(!String::from_utf8_lossy(&printed).contains("hunter2"));
+    endpoint(&dir).assert().success().stdout("no agent endpoint configured\n");
+}
+
+#[test]
+fn show_masks_credentials_in_a_url_stored_before_they_were_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    endpoint(&dir)
+        .args(["set", "--url", "http://127.0.0.1:9000/hooks"])
+        .args(["--secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"])
+        .assert()
+        .success();
+    let conn = rusqlite::Connection::open(dir.path().join("skillcase.sqlite3")).unwrap();
+    conn.execute("UPDATE agent_endpoint SET url = 'http://agent:hunter2@127.0.0.1:9000/hooks'", []).unwrap();
+    endpoint(&dir)
+        .arg("show")
+        .assert()
+        .success()
+        .stdout("http://***@127.0.0.1:9000/hooks (enabled, timeout 10 s, 15 attempts, secret set)\n");
+}

@@ -156,3 +156,20 @@ fn a_malicious_zip_package_is_refused_with_the_archive_code() {
         .collect();
     assert!(codes.contains(&"zip_path_traversal"), "{codes:?}");
 }
+
+/// A 3 GB (sparse) `.zip` is refused from its size: the peak memory of every child this test
+/// binary has waited for stays far below it (reading it whole, as `validate` once did, takes 3 GB).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_package_larger_than_any_archive_is_refused_unread() {
+    let tmp = TempDir::new().unwrap();
+    let huge = tmp.path().join("huge.zip");
+    skillcase_testkit::hostile::sparse_file(&huge, b"PK\x03\x04", 3 * 1024 * 1024 * 1024);
+    let a = validate(&[huge.to_str().unwrap(), "--format", "json"]).code(1);
+    let out: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(out["skills"][0]["findings"][0]["code"], "zip_archive_too_large");
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    let peak = usage.ru_maxrss as u64 * 1024;
+    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+}

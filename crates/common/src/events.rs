@@ -36,6 +36,8 @@ pub enum DomainEvent {
     /// A workspace setting changed (`section`: `skills_dir`, `api`, `endpoint`, `policy`,
     /// `appearance`); the status line and Settings re-read what they show.
     SettingsChanged { section: String },
+    /// An MCP client connected or went away; Settings re-reads the clients connected now.
+    McpClientsChanged,
 }
 
 impl DomainEvent {
@@ -50,6 +52,7 @@ impl DomainEvent {
             DomainEvent::ScanProgress { .. } => "scan-progress",
             DomainEvent::SkillsDirStatus { .. } => "skills-dir-status",
             DomainEvent::SettingsChanged { .. } => "settings-changed",
+            DomainEvent::McpClientsChanged => "mcp-clients-changed",
         }
     }
 }

@@ -191,16 +191,61 @@ pub fn measure(model: &Model, examples: &[Example], language: Language) -> Count
     counts
 }
 
-/// The blind split (`tests/data/guard/blind/*.tsv`): written before any tuning, measured once.
-pub fn blind_examples() -> Vec<Example> {
-    let dir = crate::corpus::data_dir().join("blind");
+/// The folder of the current blind split, under `tests/data/guard/`: written by people who saw
+/// neither the training data nor the detector, committed after the detector is frozen, measured
+/// once.
+pub const BLIND_DIR: &str = "blind3";
+
+/// The earlier blind splits, under `tests/data/guard/`, oldest first: each was measured once,
+/// blind (figures in its README), then became training data. Each came from writers who had
+/// seen none of the other files, so training without one and testing on it measures how the
+/// detector carries over to people it has never read ([`cross_writer`]).
+pub const MEASURED_SPLITS: [&str; 2] = ["blind1", "blind2"];
+
+/// The labelled `*.tsv` files of `tests/data/guard/<name>/` in name order, or `None` when the
+/// folder does not exist.
+pub fn split_examples(name: &str) -> Option<Vec<Example>> {
+    let dir = crate::corpus::data_dir().join(name);
+    if !dir.is_dir() {
+        return None;
+    }
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
         .collect();
     paths.sort();
-    paths.iter().flat_map(|p| crate::corpus::load_labelled(p)).collect()
+    Some(paths.iter().flat_map(|p| crate::corpus::load_labelled(p)).collect())
+}
+
+/// The current blind split ([`BLIND_DIR`]), or `None` while it is not committed yet.
+pub fn blind_examples() -> Option<Vec<Example>> {
+    split_examples(BLIND_DIR)
+}
+
+/// One of the [`MEASURED_SPLITS`]; they are part of the repository, so a missing one panics.
+pub fn measured_split(name: &str) -> Vec<Example> {
+    split_examples(name).unwrap_or_else(|| panic!("tests/data/guard/{name}/ is missing"))
+}
+
+/// Cross-writer figures: for each of the [`MEASURED_SPLITS`], `config` trained on every other
+/// training file and measured on that split, English then Portuguese.
+pub fn cross_writer(config: &Config) -> Vec<(&'static str, [Counts; 2])> {
+    MEASURED_SPLITS
+        .iter()
+        .map(|&held| {
+            let mut examples = crate::corpus::corpus();
+            examples.extend(crate::corpus::phrases());
+            for &other in MEASURED_SPLITS.iter().filter(|&&o| o != held) {
+                examples.extend(measured_split(other));
+            }
+            let data = Data::new(examples, config.set, config.bits);
+            let all: Vec<usize> = (0..data.examples.len()).collect();
+            let model = train_on(&data, &all, config);
+            let test = measured_split(held);
+            (held, [measure(&model, &test, Language::En), measure(&model, &test, Language::PtBr)])
+        })
+        .collect()
 }
 
 /// How the actor span of detected promises compares with the annotated `actor` column.

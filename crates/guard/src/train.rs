@@ -58,7 +58,7 @@ impl Config {
         positive_weight: 1.0,
         dropout: 0.0,
         phrase_weight: 1.0,
-        seed: 0x005e_ed0f_9a4d,
+        seed: 0x0002,
     };
 }
 
@@ -331,10 +331,14 @@ pub fn train_on(data: &Data, members: &[usize], config: &Config) -> Model {
     Model::quantise(config.set, config.bits, &weights, thresholds)
 }
 
-/// The training set of the shipped model: the corpus and the older phrase files.
+/// The training set of the shipped model: the corpus, the older phrase files and the blind
+/// splits already measured ([`crate::eval::MEASURED_SPLITS`]).
 pub fn training_examples() -> Vec<Example> {
     let mut examples = crate::corpus::corpus();
     examples.extend(crate::corpus::phrases());
+    for split in crate::eval::MEASURED_SPLITS {
+        examples.extend(crate::eval::measured_split(split));
+    }
     examples
 }
 

@@ -9,18 +9,26 @@ use skillcase_guard::corpus;
 use skillcase_guard::eval::{self, Counts};
 use skillcase_guard::Language;
 
-/// The blind split (`tests/data/guard/blind/`, 260 promises and 260 clear messages per language,
-/// written by people who saw neither the corpus nor the detector), measured once with the frozen
-/// detector: en recall 0.9731 (253/260), 3 false alarms (0.0115); pt-BR recall 0.9846
-/// (256/260), 7 false alarms (0.0269).
-const BLIND_EN: (f64, usize) = (0.973, 3);
-const BLIND_PT: (f64, usize) = (0.984, 7);
+/// A pinned figure: (recall floor, most false alarms allowed).
+type Pin = (f64, usize);
 
-/// Leave-one-domain-out, per language: (recall floor, most false alarms out of 1,080 clear rows).
-const LODO_EN: (f64, usize) = (0.988, 10);
-const LODO_PT: (f64, usize) = (0.986, 15);
+/// The current blind split (`tests/data/guard/blind3/`, 520 messages per language, written by
+/// people who saw neither the training data nor the detector), measured once with the frozen
+/// detector: `None` until it is committed and measured (`eval-guard --blind-only`); then its
+/// figures, `Some([(en recall floor, en false alarms), (pt-BR recall floor, pt-BR false alarms)])`.
+const BLIND: Option<[(f64, usize); 2]> = Some([(0.965, 4), (0.969, 5)]);
 
-fn check(name: &str, counts: &Counts, (recall, false_alarms): (f64, usize)) {
+/// Cross-writer, per blind split already measured (now training data): the shipped
+/// configuration trained without that split and measured on it, as `(split, en, pt-BR)`.
+const CROSS_WRITER: [(&str, Pin, Pin); 2] =
+    [("blind1", (0.976, 2), (0.992, 8)), ("blind2", (0.957, 8), (0.953, 4))];
+
+/// Leave-one-domain-out over the corpus and the measured blind splits, per language: (recall
+/// floor, most false alarms out of 1,600 clear rows).
+const LODO_EN: (f64, usize) = (0.983, 16);
+const LODO_PT: (f64, usize) = (0.983, 21);
+
+fn check(name: &str, counts: &Counts, (recall, false_alarms): Pin) {
     println!(
         "{name}: recall {:.4} ({}/{}), false alarms {:.4} ({}/{})",
         counts.recall(),
@@ -57,8 +65,29 @@ fn leave_one_domain_out_stays_at_its_measured_figures() {
 
 #[test]
 fn the_blind_split_stays_at_its_one_measurement() {
-    let blind = eval::blind_examples();
+    let dir = eval::BLIND_DIR;
+    if eval::blind_examples().is_none() {
+        println!("skipped: tests/data/guard/{dir}/ is not committed yet");
+        return;
+    }
+    let Some([en, pt]) = BLIND else {
+        // Not measured here: the one measurement is eval-guard's, and its figures go in BLIND.
+        println!("skipped: tests/data/guard/{dir}/ is committed but its figures are not pinned yet");
+        return;
+    };
+    let blind = eval::blind_examples().expect("checked above");
     let model = skillcase_guard::model();
-    check("en blind", &eval::measure(model, &blind, Language::En), BLIND_EN);
-    check("pt-BR blind", &eval::measure(model, &blind, Language::PtBr), BLIND_PT);
+    check("en blind", &eval::measure(model, &blind, Language::En), en);
+    check("pt-BR blind", &eval::measure(model, &blind, Language::PtBr), pt);
+}
+
+#[test]
+fn each_measured_blind_split_held_out_stays_at_its_cross_writer_figures() {
+    let measured = eval::cross_writer(&skillcase_guard::train::Config::SHIPPED);
+    assert_eq!(measured.len(), CROSS_WRITER.len());
+    for ((split, [en, pt]), (pinned, en_pin, pt_pin)) in measured.iter().zip(CROSS_WRITER) {
+        assert_eq!(*split, pinned);
+        check(&format!("en {split} held out"), en, en_pin);
+        check(&format!("pt-BR {split} held out"), pt, pt_pin);
+    }
 }

@@ -1,14 +1,19 @@
 //! A running Skillcase with the servers that face the agent: the application ([`App`]) and the
-//! local HTTP API that serves it. The desktop app and `skillcase serve` both run exactly this, so
+//! local HTTP API that serves it, with MCP's Streamable HTTP endpoint (`/mcp`) mounted under the
+//! API's gate. The desktop app and `skillcase serve` both run exactly this, so
 //! the two can never drift: options are assembled in one place ([`AppOptions`]), the API starts
 //! on the saved port (or its override), and moving it to another port starts the new listener
 //! before the old one stops.
 
+use std::collections::BTreeMap;
+
 use skillcase_api::{serve, ApiConfig, ApiState, RunningServer};
-use skillcase_application::info::{ApiStatus, AppInfo};
+use skillcase_application::info::{ApiStatus, AppInfo, McpSetup};
+use skillcase_application::paths::{self, DATA_DIR_ENV};
 use skillcase_application::settings::SettingsView;
 use skillcase_application::{App, AppOptions};
 use skillcase_common::ErrorBody;
+use skillcase_mcp::McpHttp;
 use tokio::sync::Mutex;
 
 /// The application and its local API. Share it by reference (the desktop keeps one in its state).
@@ -20,7 +25,34 @@ pub struct Host {
 /// The listener and what it says about itself.
 struct Api {
     status: ApiStatus,
-    server: Option<RunningServer>,
+    server: Option<Listening>,
+}
+
+/// A listening API with its MCP endpoint, stopped together.
+struct Listening {
+    server: RunningServer,
+    mcp: McpHttp,
+}
+
+impl Listening {
+    async fn start(app: &App, port: u16) -> Result<Listening, ErrorBody> {
+        let mcp = McpHttp::new(app.clone());
+        let server = serve(config(port), ApiState { app: app.clone() }, mcp.router()).await?;
+        Ok(Listening { server, mcp })
+    }
+
+    fn port(&self) -> u16 {
+        self.server.port()
+    }
+
+    /// Ends the MCP streams first (a client's open notification stream would hold the graceful
+    /// shutdown forever), then stops the server.
+    async fn stop(self) {
+        self.mcp.close();
+        if let Err(err) = self.server.shutdown().await {
+            eprintln!("skillcase: the local API stopped with an error: {err}");
+        }
+    }
 }
 
 impl Host {
@@ -52,7 +84,28 @@ impl Host {
 
     /// The port the API listens on, if it listens.
     pub async fn api_port(&self) -> Option<u16> {
-        self.api.lock().await.server.as_ref().map(RunningServer::port)
+        self.api.lock().await.server.as_ref().map(Listening::port)
+    }
+
+    /// How an agent's host connects over MCP (Settings → Agents (MCP)): the stdio command and,
+    /// while the API listens, the Streamable HTTP URL. The clients connected right now are
+    /// [`App::mcp_clients`], announced as `mcp-clients-changed`.
+    pub async fn mcp_setup(&self) -> McpSetup {
+        let http_url =
+            self.api_port().await.map(|port| format!("http://127.0.0.1:{port}{}", skillcase_mcp::http::PATH));
+        let beside_us = std::env::current_exe()
+            .ok()
+            .and_then(|exe| Some(exe.parent()?.join(format!("skillcase{}", std::env::consts::EXE_SUFFIX))))
+            .filter(|cli| cli.is_file());
+        let command = beside_us.map_or_else(|| "skillcase".to_string(), |cli| cli.display().to_string());
+        let mut env = BTreeMap::new();
+        // The host starts the command with its own environment, not this process's: any data
+        // directory but the platform's default must be named, even one this process got from
+        // `SKILLCASE_DATA_DIR` itself.
+        if paths::default_data_dir().ok().as_deref() != Some(self.app.data_dir()) {
+            env.insert(DATA_DIR_ENV.to_string(), self.app.data_dir().display().to_string());
+        }
+        McpSetup { command, args: vec!["mcp".to_string()], env, http_url }
     }
 
     /// The status-line facts.
@@ -70,32 +123,34 @@ impl Host {
     /// one stops and the port is saved.
     pub async fn set_api_port(&self, port: u32) -> Result<(), ErrorBody> {
         let mut api = self.api.lock().await;
-        let current = api.server.as_ref().map(RunningServer::port);
+        let current = api.server.as_ref().map(Listening::port);
         let port = self.app.check_api_port(port, current).await?;
         if current != Some(port) {
-            let server = serve(config(port), ApiState { app: self.app.clone() }).await?;
+            let server = Listening::start(&self.app, port).await?;
             api.status = listening(&server);
             if let Some(old) = api.server.replace(server) {
-                shut(old).await;
+                old.stop().await;
             }
         }
         drop(api);
         self.app.save_api_port(port).await
     }
 
-    /// Stops the API (requests in flight finish), then the application's workers.
+    /// Stops the API (requests in flight get its shutdown grace, a few seconds, to finish), then
+    /// the application's workers (a second at most): closing the window or stopping
+    /// `skillcase serve` takes a few seconds at worst, whatever a request or a thread is stuck on.
     pub async fn stop(&self) {
         if let Some(server) = self.api.lock().await.server.take() {
-            shut(server).await;
+            server.stop().await;
         }
         self.app.stop().await;
     }
 }
 
 async fn listen(app: &App, port: u16) -> Api {
-    match serve(config(port), ApiState { app: app.clone() }).await {
+    match Listening::start(app, port).await {
         Ok(server) => Api { status: listening(&server), server: Some(server) },
-        Err(error) => Api { status: ApiStatus::Failed { error: error.into() }, server: None },
+        Err(error) => Api { status: ApiStatus::Failed { error }, server: None },
     }
 }
 
@@ -103,12 +158,6 @@ fn config(port: u16) -> ApiConfig {
     ApiConfig { port, ..ApiConfig::default() }
 }
 
-fn listening(server: &RunningServer) -> ApiStatus {
+fn listening(server: &Listening) -> ApiStatus {
     ApiStatus::Listening { url: format!("http://127.0.0.1:{}", server.port()) }
-}
-
-async fn shut(server: RunningServer) {
-    if let Err(err) = server.shutdown().await {
-        eprintln!("skillcase: the local API stopped with an error: {err}");
-    }
 }

@@ -6,7 +6,7 @@
 
 use super::types::{CatalogEntry, VersionInfo};
 use super::{check_name, state::one_line, Library, LibraryError, Source, PROFILE};
-use skillcase_skill::load::package_from_dir;
+use skillcase_skill::load::{package_from, LoadError};
 use skillcase_skill::validate::validate_package;
 
 impl Library {
@@ -48,8 +48,10 @@ impl Library {
                 state.catalog.get(name).ok_or(LibraryError::NotInCatalog { name: name.to_string() })?;
             entry.dir.clone()
         };
-        let pkg =
-            package_from_dir(&dir).map_err(|e| LibraryError::Refused { findings: vec![e.to_finding()] })?;
+        let pkg = super::sync::listed(&dir)
+            .map_err(LoadError::from)
+            .and_then(package_from)
+            .map_err(|e| LibraryError::Refused { findings: vec![e.to_finding()] })?;
         let validated = validate_package(&pkg, PROFILE, &self.policy);
         self.write_folder(name, &pkg, validated, Source::Catalog)
     }

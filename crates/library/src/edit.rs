@@ -12,7 +12,7 @@ use super::{check_name, Library, LibraryError, Source, PROFILE};
 use skillcase_skill::config::CONFIG_FILE;
 use skillcase_skill::files::is_support_path;
 use skillcase_skill::finding::Finding;
-use skillcase_skill::load::package_from_dir;
+use skillcase_skill::load::{package_from, LoadError};
 use skillcase_skill::package::{Package, PackageFile};
 use skillcase_skill::validate::{validate_package, Validated};
 
@@ -147,7 +147,10 @@ impl Library {
 }
 
 fn read_package(dir: &std::path::Path) -> Result<Package, LibraryError> {
-    package_from_dir(dir).map_err(|e| LibraryError::Refused { findings: vec![e.to_finding()] })
+    super::sync::listed(dir)
+        .map_err(LoadError::from)
+        .and_then(package_from)
+        .map_err(|e| LibraryError::Refused { findings: vec![e.to_finding()] })
 }
 
 /// The error findings of `after` that `before` did not have (same code on the same file).

@@ -1,57 +1,108 @@
 //! A skill *folder* to import is packed into an in-memory zip and imported like any package, so
 //! it meets exactly the checks of SPEC A8 (names, limits, symlinks, executables) in one place:
-//! [`crate::Library::import_zip`]. Reading stops one file and one byte past the limits, so dropping a huge
-//! folder by mistake costs little and still comes back as the usual `zip_too_many_files` or
-//! `zip_file_too_large` refusal.
+//! [`crate::Library::import_zip`]. The folder is read through the readers' own walk
+//! (`skillcase_skill::skill_dir::walk`): no link is followed, a FIFO cannot block it, and a file
+//! over the per-file limit is refused from its size without being read. Reading stops one file
+//! past the limit, so dropping a huge folder by mistake costs little and still comes back as the
+//! usual `zip_too_many_files` refusal.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
+use skillcase_skill::archive::codes;
+use skillcase_skill::finding::Finding;
+use skillcase_skill::load::LoadError;
 use skillcase_skill::policy::ImportLimits;
+use skillcase_skill::skill_dir::{walk, FileError, Kind, Reach, SkillDir};
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
-/// Packs `dir` as a zip with one top-level folder named like `dir`. Symbolic links become
-/// symlink entries (which the import refuses); other non-regular files are left out.
-/// The folder `dir` as a zip holding one top folder named like it; symlinks are kept as
-/// symlinks so the import refuses them by name.
-pub fn zip_folder(dir: &Path, limits: &ImportLimits) -> std::io::Result<Vec<u8>> {
+/// A folder packed for the import, or what refused it before any zip was made.
+#[derive(Debug)]
+pub enum Packed {
+    Zip(Vec<u8>),
+    Refused(Vec<Finding>),
+}
+
+/// The folder `dir` as a zip holding one top folder named like it. Symbolic links are kept as
+/// symlink entries so the import refuses them by name; a FIFO, socket or device
+/// (`zip_special_file`) or a file over the per-file limit (`zip_file_too_large`) refuses the
+/// folder here, unread, as does a folder the walk cannot read.
+pub fn zip_folder(dir: &Path, limits: &ImportLimits) -> std::io::Result<Packed> {
     let top = dir.file_name().and_then(|n| n.to_str()).unwrap_or("skill").to_string();
+    let folder = match SkillDir::open(dir, Reach::Named) {
+        Ok(folder) => folder,
+        Err(e) => return Ok(Packed::Refused(vec![e.to_finding()])),
+    };
     let mut zip = ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut refusals = Vec::new();
     let mut files = 0u32;
-    let mut pending = vec![(dir.to_path_buf(), top)];
-    while let Some((folder, prefix)) = pending.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&folder)?.collect::<Result<_, _>>()?;
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
-            let inner = format!("{prefix}/{name}");
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                pending.push((entry.path(), inner));
-                continue;
-            }
-            files += 1;
-            if files > limits.max_files.saturating_add(1) {
-                break;
-            }
-            if kind.is_symlink() {
-                let target = std::fs::read_link(entry.path())?;
-                zip.add_symlink(inner, target.to_string_lossy(), SimpleFileOptions::default())?;
-            } else if kind.is_file() {
-                let mut bytes = Vec::new();
-                std::fs::File::open(entry.path())?.take(limits.max_file_bytes + 1).read_to_end(&mut bytes)?;
-                zip.start_file(inner, SimpleFileOptions::default())?;
-                zip.write_all(&bytes)?;
-            }
+    let walked = walk::walk(folder, &mut |visit| {
+        files += 1;
+        if files > limits.max_files.saturating_add(1) {
+            return Ok(());
         }
+        let inner = format!("{top}/{}", visit.path);
+        let added = match visit.kind {
+            Kind::Symlink => visit.read_link().and_then(|target| {
+                zip.add_symlink(inner.clone(), target.to_string_lossy(), SimpleFileOptions::default())
+                    .map_err(|e| FileError::Io { path: visit.path.to_string(), source: e.into() })
+            }),
+            Kind::File => {
+                visit.open(limits.max_file_bytes).and_then(|file| file.read_all()).and_then(|bytes| {
+                    zip.start_file(inner.clone(), SimpleFileOptions::default())
+                        .map_err(std::io::Error::from)
+                        .and_then(|()| zip.write_all(&bytes))
+                        .map_err(|source| FileError::Io { path: visit.path.to_string(), source })
+                })
+            }
+            kind => Err(FileError::NotRegular { path: visit.path.to_string(), kind }),
+        };
+        if let Err(e) = added {
+            refusals.push(refusal(&inner, e));
+        }
+        Ok(())
+    });
+    if let Err(e) = walked {
+        refusals.push(e.to_finding());
     }
-    Ok(zip.finish()?.into_inner())
+    if !refusals.is_empty() {
+        return Ok(Packed::Refused(refusals));
+    }
+    Ok(Packed::Zip(zip.finish()?.into_inner()))
+}
+
+/// A file the packing refused, named like the zip entry it would have been.
+fn refusal(entry: &str, error: FileError) -> Finding {
+    match &error {
+        FileError::NotRegular { kind, .. } => Finding::error(
+            codes::SPECIAL_FILE,
+            entry,
+            format!("the entry is {}, not a regular file", kind.describe()),
+        )
+        .hint("zip only regular files"),
+        FileError::TooLarge { size, limit, .. } => Finding::error(
+            codes::FILE_TOO_LARGE,
+            entry,
+            format!("the file is {size} bytes; the limit is {limit} bytes per file"),
+        )
+        .hint("shrink or split the file, or raise the per-file import limit in Settings"),
+        FileError::Symlink { .. } => Finding::error(codes::SYMLINK, entry, "the entry is a symbolic link")
+            .hint("replace the link with the file it points to"),
+        _ => LoadError::File(error).to_finding(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn zipped(packed: Packed) -> Vec<u8> {
+        match packed {
+            Packed::Zip(bytes) => bytes,
+            Packed::Refused(findings) => panic!("refused: {findings:?}"),
+        }
+    }
 
     fn names(bytes: &[u8]) -> Vec<String> {
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
@@ -68,7 +119,7 @@ mod tests {
         std::fs::create_dir_all(skill.join("references")).unwrap();
         std::fs::write(skill.join("SKILL.md"), "---\nname: frete\n---\n").unwrap();
         std::fs::write(skill.join("references/tabela.md"), "# Tabela\n").unwrap();
-        let bytes = zip_folder(&skill, &ImportLimits::default()).unwrap();
+        let bytes = zipped(zip_folder(&skill, &ImportLimits::default()).unwrap());
         assert_eq!(names(&bytes), ["frete/SKILL.md", "frete/references/tabela.md"]);
     }
 
@@ -79,7 +130,7 @@ mod tests {
             std::fs::write(dir.path().join(format!("{i}.md")), "x").unwrap();
         }
         let limits = ImportLimits { max_files: 3, ..ImportLimits::default() };
-        assert_eq!(names(&zip_folder(dir.path(), &limits).unwrap()).len(), 4);
+        assert_eq!(names(&zipped(zip_folder(dir.path(), &limits).unwrap())).len(), 4);
     }
 
     #[cfg(unix)]
@@ -88,7 +139,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("SKILL.md"), "x").unwrap();
         std::os::unix::fs::symlink("/etc/passwd", dir.path().join("passwd.md")).unwrap();
-        let bytes = zip_folder(dir.path(), &ImportLimits::default()).unwrap();
+        let bytes = zipped(zip_folder(dir.path(), &ImportLimits::default()).unwrap());
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
         let top = dir.path().file_name().unwrap().to_str().unwrap().to_string();
         assert!(archive.by_name(&format!("{top}/passwd.md")).unwrap().is_symlink());

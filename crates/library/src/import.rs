@@ -1,10 +1,14 @@
 //! Importing an untrusted `.zip` into the library (SPEC A8): the archive is inspected and
 //! validated in memory (`archive::inspect`), then written like any other change — staged beside
 //! the skills directory, swapped into `<skills>/<name>/`, recorded as an `import` version.
-//! A refusal writes nothing and comes back as a report with the findings.
+//! A refusal writes nothing and comes back as a report with the findings. A package the security
+//! scan finds anything critical in is refused too (`import_security_refused`), unless the
+//! workspace policy allows it: a download-and-run line or an instruction hidden from the reviewer
+//! must never arrive by drag and drop.
 
 use std::path::Path;
 
+use super::folder_zip::Packed;
 use super::types::{ImportReport, ImportedFile};
 use super::versions::content_hash;
 use super::{is_plain_name, Library, LibraryError, Source, PROFILE};
@@ -12,7 +16,11 @@ use skillcase_skill::archive::{self, ArchiveError};
 use skillcase_skill::files::kind_of;
 use skillcase_skill::finding::Finding;
 use skillcase_skill::package::Package;
+use skillcase_skill::scan::{scan_package, ScanFinding};
 use skillcase_skill::validate::validate_package;
+
+/// The refusal code of an import the security scan found something critical in.
+pub const SECURITY_REFUSED: &str = "import_security_refused";
 
 impl Library {
     /// Imports what `path` names: a skill folder (packed and checked exactly like a zip) or a
@@ -25,17 +33,26 @@ impl Library {
     }
 
     /// Imports the skill folder at `path` (see [`Library::import_zip`]): reading stops one file
-    /// and one byte past the limits, so a huge folder dropped by mistake costs little.
+    /// past the limits and never opens a link, a FIFO or a file over the per-file limit, so a huge
+    /// or hostile folder dropped by mistake costs little and is refused with the zip's codes.
     pub fn import_folder(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
-        let bytes = super::folder_zip::zip_folder(path, &self.policy.limits)
-            .map_err(|source| ArchiveError::Read { source })?;
-        self.import_zip(&bytes, dry_run)
+        match super::folder_zip::zip_folder(path, &self.policy.limits)
+            .map_err(|source| ArchiveError::Read { source })?
+        {
+            Packed::Zip(bytes) => self.import_zip(&bytes, dry_run),
+            Packed::Refused(findings) => Ok(refused(None, "import_refused", findings, dry_run)),
+        }
     }
 
-    /// Imports the zip at `path` (see [`Library::import_zip`]).
+    /// Imports the zip at `path` (see [`Library::import_zip`]). The file is read through
+    /// [`archive::read_package`], so a FIFO or device named like a zip is refused without holding
+    /// the thread, and one over the archive size limit is refused unread.
     pub fn import_zip_file(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
-        let file = std::fs::File::open(path).map_err(|source| ArchiveError::Read { source })?;
-        self.import_reader(file, dry_run)
+        match archive::read_package(path, &self.policy.limits) {
+            Ok(bytes) => self.import_zip(&bytes, dry_run),
+            Err(ArchiveError::Refused { findings }) => Ok(refused(None, "import_refused", findings, dry_run)),
+            Err(other) => Err(other.into()),
+        }
     }
 
     /// Imports a zip held in memory. With `dry_run` every check runs and nothing is written.
@@ -61,6 +78,9 @@ impl Library {
                 return Ok(refused(name, "import_refused", validated.findings, dry_run));
             }
         };
+        if let Some(critical) = self.critical_findings(&pkg) {
+            return Ok(refused(Some(name), SECURITY_REFUSED, critical, dry_run));
+        }
         if !is_plain_name(&name) {
             let message = format!("`{name}` cannot be a folder name");
             let finding = Finding::error("name_invalid_chars", "SKILL.md", message)
@@ -88,6 +108,18 @@ impl Library {
         report.version = Some(self.write_folder(&name, &pkg, validated, Source::Import)?);
         report.installed = true;
         Ok(report)
+    }
+}
+
+impl Library {
+    /// The security scan's critical findings in `pkg`, unless the policy allows them.
+    fn critical_findings(&self, pkg: &Package) -> Option<Vec<Finding>> {
+        if self.policy.allow_critical_findings {
+            return None;
+        }
+        let critical: Vec<Finding> =
+            scan_package(pkg).iter().filter(|f| f.is_critical()).map(ScanFinding::to_finding).collect();
+        (!critical.is_empty()).then_some(critical)
     }
 }
 

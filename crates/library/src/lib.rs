@@ -11,7 +11,8 @@
 //! Module map: [`store`] (SQL), [`blobs`], [`versions`] (manifest and content hash), [`scan`]
 //! (start-up scan and single-skill sync), [`listing`] (list, detail, the disclosure levels),
 //! [`folder`] (atomic folder writes), [`edit`], [`import`], [`catalog`], [`rollback`], [`diff`],
-//! [`activations`], [`watching`] (the watcher's events applied).
+//! [`activations`], [`watching`] (the watcher's events applied), [`served`] (the served skills as
+//! stored versions, for clients that publish digests).
 
 pub mod activations;
 pub mod archive;
@@ -26,6 +27,7 @@ pub mod listing;
 pub mod repository;
 pub mod rollback;
 pub mod scan;
+pub mod served;
 mod state;
 pub mod store;
 mod sync;

@@ -3,15 +3,16 @@
 
 use super::state::{summary, Entry};
 
-use super::sync::read_full;
+use super::sync::{listed, read_full};
 use super::types::{Origin, SkillDetail, SkillPage, SkillQuery, SkillSummary, ValidityFilter, VersionInfo};
 use super::versions::manifest_of;
 use super::{Library, LibraryError, PROFILE};
 use skillcase_skill::disclosure::{self, dir_reader, Index, IndexFormat};
 use skillcase_skill::finding::Finding;
-use skillcase_skill::load::load_dir;
+use skillcase_skill::load::load_from;
 use skillcase_skill::matcher::words;
 use skillcase_skill::model::Skill;
+use skillcase_skill::validate::Validated;
 
 /// Items per page when a query asks for none.
 pub const DEFAULT_PAGE: u32 = 100;
@@ -97,24 +98,37 @@ impl Library {
         task: Option<&str>,
     ) -> Result<disclosure::Activation, LibraryError> {
         let skill = self.servable_skill(name)?;
-        Ok(disclosure::activation_parts(&skill, task, &dir_reader(&skill))?)
+        Ok(disclosure::activation_parts(
+            &skill,
+            task,
+            &dir_reader(&skill, self.policy.limits.max_file_bytes),
+        )?)
     }
 
     /// Level 3: one support file of `name` as text.
     pub fn level3(&self, name: &str, path: &str) -> Result<String, LibraryError> {
         let skill = self.servable_skill(name)?;
-        Ok(disclosure::file(&skill, path, &dir_reader(&skill))?)
+        Ok(disclosure::file(&skill, path, &dir_reader(&skill, self.policy.limits.max_file_bytes))?)
     }
 
     /// The whole live skill, loaded from its folder, if it is valid.
     pub fn servable_skill(&self, name: &str) -> Result<Skill, LibraryError> {
         let (entry, _) = self.live_entry(name)?;
-        let validated = load_dir(&entry.dir, PROFILE, &self.policy);
+        let validated = match listed(&entry.dir) {
+            Ok(dir) => load_from(dir, PROFILE, &self.policy),
+            Err(e) => Validated::failed(vec![e.to_finding()]),
+        };
         let errors = validated.findings.iter().filter(|f| f.is_error()).count() as u32;
         match validated.skill {
             Some(skill) if errors == 0 => Ok(skill),
             _ => Err(LibraryError::Invalid { name: name.to_string(), errors: errors.max(1) }),
         }
+    }
+
+    /// The folder the live version of `name` is read from (the skills directory's, or the
+    /// catalog's when it is not overridden).
+    pub fn live_dir(&self, name: &str) -> Result<std::path::PathBuf, LibraryError> {
+        Ok(self.live_entry(name)?.0.dir)
     }
 
     /// A copy of the live entry of `name` and its origin.

@@ -3,24 +3,38 @@
 //! [`skill_folders`] lists the skill folders of a skills directory (the one rule set of
 //! `skillcase_skill::discover`); [`fingerprint`]
 //! hashes each file's path, size and modification time, so a start-up scan recognises an
-//! unchanged folder with a walk of `stat` calls.
+//! unchanged folder with a walk of `stat` calls. The walk is the readers' own
+//! (`skillcase_skill::skill_dir::walk`): each folder opened relative to its parent without
+//! following a link, each entry sized by a `stat` that follows nothing and opens nothing.
 
-use std::fs;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use skillcase_skill::files::is_junk;
-use skillcase_skill::load::{MAX_DEPTH, MAX_FILES};
+use skillcase_skill::load::{LoadError, MAX_FILES};
+use skillcase_skill::skill_dir::{walk, Kind, Reach, SkillDir};
 
 pub use skillcase_skill::discover::{has_skill_md, skill_folders, SkillFolder, MAX_SKILLS};
 
 /// A hash of every non-junk file's relative path, size and modification time (nanoseconds), in
-/// path order; `None` when the folder cannot be walked. Equal fingerprints mean the scan can
-/// trust the version recorded for the folder without reading it.
+/// path order; `None` when the folder cannot be walked (missing, a link, unreadable, too deep or
+/// too large). Equal fingerprints mean the scan can trust the version recorded for the folder
+/// without reading it.
 pub fn fingerprint(dir: &Path) -> Option<String> {
+    let folder = SkillDir::open(dir, Reach::Listed).ok()?;
     let mut entries = Vec::new();
-    walk(dir, "", 0, &mut entries).ok()?;
+    walk::walk(folder, &mut |visit| {
+        let stat = visit.stat()?;
+        let modified = stat.modified.and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok());
+        let nanos = modified.map_or(0, |d| d.as_nanos());
+        let link = stat.kind == Kind::Symlink;
+        entries.push(format!("{}\0{}\0{nanos}\0{link}", visit.path, stat.size));
+        if entries.len() > MAX_FILES {
+            return Err(LoadError::TooManyFiles);
+        }
+        Ok(())
+    })
+    .ok()?;
     entries.sort();
     let mut hasher = Sha256::new();
     for line in entries {
@@ -30,32 +44,10 @@ pub fn fingerprint(dir: &Path) -> Option<String> {
     Some(format!("{:x}", hasher.finalize()))
 }
 
-fn walk(abs: &Path, rel: &str, depth: usize, out: &mut Vec<String>) -> std::io::Result<()> {
-    if depth > MAX_DEPTH || out.len() > MAX_FILES {
-        return Err(std::io::Error::other("too deep or too many files"));
-    }
-    for entry in fs::read_dir(abs)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
-        if is_junk(&path) {
-            continue;
-        }
-        let meta = entry.metadata()?;
-        if meta.is_dir() {
-            walk(&entry.path(), &path, depth + 1, out)?;
-        } else {
-            let modified = meta.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok());
-            let nanos = modified.map_or(0, |d| d.as_nanos());
-            out.push(format!("{path}\0{}\0{nanos}\0{}", meta.len(), meta.file_type().is_symlink()));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn only_folders_with_skill_md_are_listed_and_special_folders_are_skipped() {

@@ -69,6 +69,8 @@ pub struct State {
     pub catalog: BTreeMap<String, Entry>,
     /// `Some(reason)` while the skills directory is unavailable.
     pub unavailable: Option<String>,
+    /// `Some(words)` while the watcher cannot watch some folders (it rescans them instead).
+    pub watch_note: Option<String>,
     served: Option<Arc<Served>>,
 }
 

@@ -9,14 +9,16 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::repository::{NewVersion, Pointer};
-use super::scan::{fingerprint, has_skill_md, skill_folders, SkillFolder};
+use super::scan::{fingerprint, skill_folders, SkillFolder};
 use super::state::Entry;
 use super::versions::{content_of, Content};
 use super::{check_name, now, Library, LibraryError, Source, PROFILE};
 use skillcase_common::events::DomainEvent;
 use skillcase_common::parallel;
-use skillcase_skill::load::{package_from_dir, read_index_entry};
+use skillcase_skill::discover::holds_skill_md;
+use skillcase_skill::load::{index_entry_from, package_from, LoadError};
 use skillcase_skill::package::Package;
+use skillcase_skill::skill_dir::{FileError, Reach, SkillDir};
 use skillcase_skill::validate::{validate_package, Validated};
 
 /// Directories with more skills than this announce their scan progress while it runs (every
@@ -45,9 +47,15 @@ pub(super) struct FullRead {
     pub content: Option<(Package, Content)>,
 }
 
+/// Opens a skill folder found in the skills directory or the catalog. The folder itself must not
+/// be a link: discovery never follows one, and a folder swapped for one since must not be either.
+pub(super) fn listed(dir: &Path) -> Result<SkillDir, FileError> {
+    SkillDir::open(dir, Reach::Listed)
+}
+
 /// Reads and validates a folder completely.
 pub(super) fn read_full(dir: &Path, policy: &skillcase_skill::policy::Policy) -> FullRead {
-    match package_from_dir(dir) {
+    match listed(dir).map_err(LoadError::from).and_then(package_from) {
         Ok(pkg) => {
             let validated = validate_package(&pkg, PROFILE, policy);
             let content = content_of(&pkg, &validated);
@@ -81,15 +89,15 @@ impl Library {
         report.local = folders.len() as u32;
         self.list_quickly(&folders, &catalog);
         let local = self.reconcile(&folders, &catalog, &mut report)?;
-        let was_unavailable = {
+        let (was_unavailable, note) = {
             let mut state = self.write_state();
             state.local = local;
             state.catalog = catalog;
             state.changed();
-            state.unavailable.take().is_some()
+            (state.unavailable.take().is_some(), state.watch_note.clone())
         };
         if was_unavailable {
-            self.publish(DomainEvent::SkillsDirStatus { available: true, message: None });
+            self.publish(DomainEvent::SkillsDirStatus { available: true, message: note });
         }
         self.publish(DomainEvent::ScanProgress { done: report.local, total: report.local });
         Ok(report)
@@ -105,7 +113,11 @@ impl Library {
             }
         };
         let rows = self.repo.skill_rows().unwrap_or_default();
-        let entries = parallel::map(folders, |f| read_index_entry(&f.dir, PROFILE), progress);
+        let entry = |f: &SkillFolder| match listed(&f.dir) {
+            Ok(dir) => index_entry_from(&dir, PROFILE, &self.policy),
+            Err(e) => Validated::failed(vec![e.to_finding()]),
+        };
+        let entries = parallel::map(folders, entry, progress);
         let mut state = self.write_state();
         state.local = folders
             .iter()
@@ -279,7 +291,10 @@ impl Library {
         check_name(name)?;
         let _writing = self.write_lock();
         let dir = self.skills_dir.join(name);
-        if !dir.is_dir() || !has_skill_md(&dir) {
+        // The folder is opened (never through a link) rather than checked by path: what is read
+        // below is what was found here.
+        let is_skill = listed(&dir).is_ok_and(|folder| holds_skill_md(&folder));
+        if !is_skill {
             return self.forget_local(name);
         }
         let read = self.read_and_store(&dir, true)?;

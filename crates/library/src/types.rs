@@ -235,7 +235,8 @@ pub struct ImportReport {
     pub files: Vec<ImportedFile>,
     /// Warnings on success; every finding (errors first) on refusal.
     pub findings: Vec<Finding>,
-    /// Set on refusal: the stable code (`import_refused` or a more specific one).
+    /// Set on refusal: the stable code (`import_refused`, `import_security_refused` or
+    /// `skill_name_invalid`).
     pub refused: Option<String>,
 }
 

@@ -110,6 +110,17 @@ fn one_folder_spelled_two_ways_is_a_case_collision() {
     assert_eq!(refused(&zip), [codes::CASE_COLLISION]);
 }
 
+/// Windows drops trailing dots and spaces from a file name, so each pair is one file there.
+#[test]
+fn names_differing_only_in_trailing_dots_or_spaces_are_refused_as_collisions() {
+    for twin in ["references/a.md.", "references/a.md ", "references/a.md. ."] {
+        let zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/a.md", b"one"), (twin, b"two")]);
+        assert_eq!(refused(&zip), [codes::CASE_COLLISION], "{twin:?}");
+    }
+    let zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/a.md", b"a"), ("references./b.md", b"b")]);
+    assert_eq!(refused(&zip), [codes::CASE_COLLISION], "a folder with a trailing dot");
+}
+
 #[test]
 fn nul_in_a_name_is_refused() {
     let mut zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/aXb.md", b"x")]);
@@ -275,6 +286,35 @@ fn unsupported_compression_method_is_refused() {
     write_u16(&mut zip, local + 8, 12);
     write_u16(&mut zip, central + 10, 12);
     assert_eq!(refused(&zip), [codes::UNSUPPORTED_COMPRESSION]);
+}
+
+/// Every method but stored, deflate and WinZip AES (99, which is encryption) is refused as an
+/// unsupported method, never as encryption, whichever header names it.
+#[test]
+fn an_unknown_compression_method_in_either_header_has_its_own_code() {
+    for method in [1u16, 6, 9, 12, 14, 19, 93, 95, 98, 100, 0x1234, 0xffff] {
+        for (in_local, in_central) in [(true, true), (true, false), (false, true)] {
+            let mut zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/a.md", b"# A")]);
+            let local = local_header(&zip, b"references/a.md");
+            let central = central_record(&zip, b"references/a.md");
+            if in_local {
+                write_u16(&mut zip, local + 8, method);
+            }
+            if in_central {
+                write_u16(&mut zip, central + 10, method);
+            }
+            let where_ = format!("method {method}, local {in_local}, central {in_central}");
+            assert_eq!(refused(&zip), [codes::UNSUPPORTED_COMPRESSION], "{where_}");
+        }
+    }
+}
+
+#[test]
+fn headers_naming_two_different_known_methods_are_a_header_mismatch() {
+    let mut zip = zip_of(&[("SKILL.md", SKILL_MD), ("references/a.md", b"# A")]);
+    let local = local_header(&zip, b"references/a.md");
+    write_u16(&mut zip, local + 8, 0);
+    assert_eq!(refused(&zip), [codes::HEADER_MISMATCH]);
 }
 
 #[test]

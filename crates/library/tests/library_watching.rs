@@ -120,3 +120,46 @@ fn an_unzip_of_200_skills_records_exactly_one_version_per_skill() {
         assert_eq!(versions[0].files, 2, "{name}: recorded complete, both files");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_folder_is_reported_on_its_skill_and_a_new_skill_elsewhere_still_appears() {
+    use skillcase_common::events::DomainEvent;
+    use std::os::unix::fs::PermissionsExt;
+    skillcase_testkit::hostile::as_unprivileged(
+        "an_unreadable_folder_is_reported_on_its_skill_and_a_new_skill_elsewhere_still_appears",
+        || {
+            let workspace = Workspace::new();
+            write_simple(&workspace.skills(), "frete", "Shipping rules.");
+            write_simple(&workspace.skills(), "troca", "Exchange rules.");
+            let private = workspace.skills().join("frete/private");
+            fs::create_dir(&private).unwrap();
+            fs::set_permissions(&private, fs::Permissions::from_mode(0o000)).unwrap();
+            let mut events = workspace.events.subscribe();
+            let library = workspace.open();
+            let options =
+                WatchOptions { rescan_unwatched: Duration::from_millis(300), ..WatchOptions::default() };
+            let _watcher = watching::watch(&library, options).unwrap();
+
+            let findings = library.findings("frete").unwrap();
+            let located: Vec<(&str, &str)> =
+                findings.iter().map(|f| (f.code.as_str(), f.file.as_str())).collect();
+            assert_eq!(located, [("io_error", "private")], "the skill says which folder it cannot read");
+            until(&library, "the watcher's note", |l| {
+                l.watch_note().is_some_and(|n| n.contains("frete/private"))
+            });
+            let status = support::drain(&mut events).into_iter().find_map(|e| match e {
+                DomainEvent::SkillsDirStatus { available: true, message: Some(message) } => Some(message),
+                _ => None,
+            });
+            assert!(status.is_some_and(|m| m.contains("frete/private")), "the UI is told");
+
+            write_simple(&workspace.skills(), "novo", "New rules.");
+            until(&library, "novo to be listed", |l| names(l) == ["frete", "novo", "troca"]);
+
+            fs::set_permissions(&private, fs::Permissions::from_mode(0o755)).unwrap();
+            until(&library, "frete to be valid again", |l| l.summary("frete").unwrap().validity.errors == 0);
+            until(&library, "the note to clear", |l| l.watch_note().is_none());
+        },
+    );
+}

@@ -389,15 +389,58 @@ fn starting_on_a_file_is_refused_with_a_stable_code() {
 }
 
 #[test]
-fn a_tree_larger_than_the_folder_limit_is_refused_at_start() {
+fn a_tree_larger_than_the_folder_limit_is_watched_up_to_it_and_the_rest_is_rescanned() {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..5 {
+        write_skill(dir.path(), &format!("skill-{i}"));
         fs::create_dir_all(dir.path().join(format!("skill-{i}/references"))).unwrap();
     }
-    let options = WatchOptions { max_dirs: 6, ..options() };
-    let err = SkillsWatcher::start(dir.path(), options, |_| {}).unwrap_err();
-    assert_eq!(err.code(), "skills_dir_too_large");
-    assert!(err.to_string().contains("more than 6 folders"), "{err}");
+    let options = WatchOptions { max_dirs: 6, rescan_unwatched: Duration::from_millis(300), ..options() };
+    let w = watch(dir, options);
+    let first = w.until_quiet();
+    assert!(
+        matches!(&first[..], [WatchEvent::Incomplete { reason }]
+            if reason.contains("more than 6 folders") && reason.contains("rescan every 0.3 s")),
+        "{first:?}"
+    );
+    for i in 0..5 {
+        fs::write(w.path(&format!("skill-{i}/references/new.md")), "a new reference").unwrap();
+    }
+    let every: Vec<WatchEvent> = (0..5).map(|i| changed(&format!("skill-{i}"))).collect();
+    assert_eq!(sorted(w.until_quiet()), every, "watched or rescanned, every skill is seen");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_folder_is_reported_and_everything_else_stays_watched() {
+    use std::os::unix::fs::PermissionsExt;
+    skillcase_testkit::hostile::as_unprivileged(
+        "an_unreadable_folder_is_reported_and_everything_else_stays_watched",
+        || {
+            let dir = tempfile::tempdir().unwrap();
+            write_skill(dir.path(), "frete");
+            write_skill(dir.path(), "troca");
+            let private = dir.path().join("frete/private");
+            fs::create_dir(&private).unwrap();
+            fs::write(private.join("notes.md"), "internal").unwrap();
+            fs::set_permissions(&private, fs::Permissions::from_mode(0o000)).unwrap();
+            let options = WatchOptions { rescan_unwatched: Duration::from_millis(300), ..options() };
+            let w = watch(dir, options);
+            let first = w.until_quiet();
+            assert!(
+                matches!(&first[..], [WatchEvent::Incomplete { reason }]
+                    if reason.contains("frete/private") && reason.contains("ermission denied")),
+                "{first:?}"
+            );
+            write_skill(w.dir.path(), "novo");
+            assert_eq!(w.until_quiet(), [changed("novo")], "a new skill elsewhere is seen");
+            fs::write(w.path("troca/SKILL.md"), skill_md("troca", "second")).unwrap();
+            assert_eq!(w.until_quiet(), [changed("troca")], "a sibling skill stays watched");
+            fs::set_permissions(&private, fs::Permissions::from_mode(0o755)).unwrap();
+            let back = sorted(w.until_quiet());
+            assert_eq!(back, [WatchEvent::Complete, changed("frete")], "readable again, it is watched again");
+        },
+    );
 }
 
 #[test]

@@ -175,7 +175,8 @@ enum Threads {
 
 /// The valid skills among `dirs`, read with the fast level-1 loader.
 fn read_valid(dirs: &[PathBuf], threads: Threads) -> Vec<Skill> {
-    let entry = |dir: &PathBuf| read_index_entry(dir, Profile::Skillcase);
+    let policy = Policy::default();
+    let entry = |dir: &PathBuf| read_index_entry(dir, Profile::Skillcase, &policy);
     let read = match threads {
         Threads::AllCores => parallel::map(dirs, entry, |_| {}),
         Threads::One => dirs.iter().map(entry).collect(),

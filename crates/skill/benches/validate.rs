@@ -51,7 +51,10 @@ fn whole_corpus(c: &mut Criterion) {
     });
     group.bench_function("index_entries", |b| {
         b.iter(|| {
-            dirs.iter().map(|d| read_index_entry(d, Profile::Skillcase).is_valid()).filter(|v| *v).count()
+            dirs.iter()
+                .map(|d| read_index_entry(d, Profile::Skillcase, &policy).is_valid())
+                .filter(|v| *v)
+                .count()
         })
     });
     group.bench_function("floor_open_and_read_4k", |b| {

@@ -4,10 +4,15 @@
 //! A skill folder is a direct child of the skills directory that is a real directory (a symbolic
 //! link to a folder is never followed: it could point anywhere on the machine), whose name is not
 //! hidden (staging folders start with a dot) nor a tool's (`node_modules`, `__pycache__`,
-//! `__MACOSX`), and that holds a `SKILL.md` (or the tolerated `skill.md`) as a file.
+//! `__MACOSX`), and that holds an entry named `SKILL.md` (or the tolerated `skill.md`) that is not
+//! a folder. A `SKILL.md` that is a link or a FIFO still makes the folder a skill, so the readers'
+//! refusal (`symlink`, `not_regular_file`) shows on it instead of the skill silently vanishing;
+//! deciding this needs no more than a `stat` that follows nothing, never an open.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use crate::skill_dir::{Kind, SkillDir};
 
 /// Most skill folders one skills directory may hold; folders past it are not listed.
 pub const MAX_SKILLS: usize = 50_000;
@@ -28,9 +33,18 @@ pub fn is_skipped_name(name: &str) -> bool {
     name.starts_with('.') || TOOL_FOLDERS.contains(&name)
 }
 
-/// True when `dir` holds `SKILL.md` (or the tolerated `skill.md`) as a file.
+/// The names a skill's main file may have.
+const SKILL_MD: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// True when `dir` holds an entry named `SKILL.md` (or the tolerated `skill.md`) that is not a
+/// folder (see the module's rules).
 pub fn has_skill_md(dir: &Path) -> bool {
-    dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()
+    SKILL_MD.iter().any(|name| fs::symlink_metadata(dir.join(name)).is_ok_and(|m| !m.is_dir()))
+}
+
+/// [`has_skill_md`] for a folder already opened.
+pub fn holds_skill_md(dir: &SkillDir) -> bool {
+    SKILL_MD.iter().any(|name| dir.kind_of(name).is_some_and(|kind| kind != Kind::Dir))
 }
 
 /// The skill folders directly under `root`, sorted by name, at most [`MAX_SKILLS`].
@@ -94,6 +108,25 @@ mod tests {
         skill(outside.path(), "elsewhere");
         std::os::unix::fs::symlink(outside.path().join("elsewhere"), root.path().join("linked")).unwrap();
         assert_eq!(names(root.path()), Vec::<String>::new());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_whose_skill_md_is_a_link_or_a_fifo_is_still_listed_so_its_refusal_shows() {
+        let root = tempfile::tempdir().unwrap();
+        fs::create_dir_all(root.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.path().join("linked/SKILL.md")).unwrap();
+        fs::create_dir_all(root.path().join("piped")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            root.path().join("piped/SKILL.md"),
+            rustix::fs::FileType::Fifo,
+            0o644.into(),
+            0,
+        )
+        .unwrap();
+        fs::create_dir_all(root.path().join("folder/SKILL.md")).unwrap();
+        assert_eq!(names(root.path()), ["linked", "piped"]);
     }
 
     #[test]

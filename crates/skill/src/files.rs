@@ -39,11 +39,19 @@ pub fn is_infrastructure(path: &str) -> bool {
     INFRASTRUCTURE_NAMES.contains(&name) || name.starts_with("LICENSE") || name.starts_with("LICENCE")
 }
 
-/// OS and tool junk that import drops silently (`__MACOSX/`, `.DS_Store`, `*.pyc`, ...).
+/// Folders of OS and tool junk: macOS resource forks, Python and test caches, installed
+/// packages, version control.
+const JUNK_FOLDERS: &[&str] = &["__MACOSX", "__pycache__", ".pytest_cache", "node_modules", ".git"];
+/// Files of OS junk: Finder and Explorer metadata.
+const JUNK_FILES: &[&str] = &[".DS_Store", "Thumbs.db", "desktop.ini"];
+
+/// OS and tool junk that every folder walk, import and export drops silently (`__MACOSX/`,
+/// `.DS_Store`, `._*` resource forks, `desktop.ini`, `__pycache__/`, `*.pyc`, `.pytest_cache/`, ...).
 pub fn is_junk(path: &str) -> bool {
     let name = file_name(path);
-    path.split('/').any(|seg| matches!(seg, "__MACOSX" | "__pycache__" | "node_modules" | ".git"))
-        || matches!(name, ".DS_Store" | "Thumbs.db")
+    path.split('/').any(|seg| JUNK_FOLDERS.contains(&seg))
+        || JUNK_FILES.contains(&name)
+        || (name.starts_with("._") && name.len() > 2)
         || name.ends_with(".pyc")
 }
 
@@ -104,6 +112,9 @@ mod tests {
         assert!(is_junk("__MACOSX/skill/._SKILL.md"));
         assert!(is_junk("references/.DS_Store"));
         assert!(is_junk("scripts/__pycache__/x.cpython-311.pyc"));
+        assert!(is_junk("references/._tabela.md"));
+        assert!(is_junk("assets/desktop.ini"));
+        assert!(is_junk(".pytest_cache/v/cache/nodeids"));
         assert!(!is_junk("references/a.md"));
     }
 

@@ -14,6 +14,8 @@ pub mod matcher;
 pub mod model;
 pub mod package;
 pub mod policy;
+pub mod scan;
+pub mod skill_dir;
 pub mod validate;
 pub mod yaml;
 pub mod yaml_fast;

@@ -2,60 +2,53 @@
 //! dropped, bounded depth and count, Unix modes kept), [`load_dir`] validates it in one call, and
 //! [`read_index_entry`] is the fast level-1 path that reads only SKILL.md's frontmatter and
 //! `skill.config.yaml`, so listing thousands of skills costs little more than opening each file.
+//!
+//! Every file is opened through [`crate::skill_dir`]: relative to the skill folder's handle,
+//! never through a link, never blocking on a FIFO, sized by its own descriptor and read no
+//! further than the reader's limit. The `_from` variants take a folder already opened (the
+//! library opens listed folders so that the folder itself cannot be a link either).
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
 use crate::config::CONFIG_FILE;
 use crate::finding::Finding;
 use crate::package::{Package, PackageFile};
 use crate::policy::Policy;
+use crate::skill_dir::{read_once, FileError, OpenFile, Reach, SkillDir};
 use crate::validate::{self, Needs, Profile, Scope, Validated};
 use skillcase_common::error::Coded;
 
-#[cfg(unix)]
-mod at;
 mod walk;
 
 /// Deepest folder nesting read inside a skill.
 pub const MAX_DEPTH: usize = 16;
 /// Most files read from one skill folder (the policy's lower limit is reported as a finding).
 pub const MAX_FILES: usize = 10_000;
-/// Largest single file read into memory (the policy's lower limit is reported as a finding).
+/// Largest single file read into memory in any profile (the policy's lower limit applies to the
+/// `skillcase` profile, see [`read_limit`]).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why a folder could not be read as a package at all.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("path does not exist: {0}")]
-    NotFound(PathBuf),
-    #[error("not a directory: {0}")]
-    NotADirectory(PathBuf),
-    #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{0} is a symbolic link; skills may hold only regular files and folders")]
-    Symlink(String),
+    /// The folder, or a file in it, was refused or could not be opened (see [`FileError`]).
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{0} is nested deeper than {MAX_DEPTH} folders")]
     TooDeep(String),
     #[error("the folder holds more than {MAX_FILES} files")]
     TooManyFiles,
-    #[error("{path} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte read limit")]
-    FileTooLarge { path: String, bytes: u64 },
-    #[error("{0} has a name that is not valid UTF-8")]
+    #[error("{} has a name that is not valid UTF-8", .0.display())]
     NonUtf8Name(PathBuf),
 }
 
 impl Coded for LoadError {
     fn code(&self) -> &'static str {
         match self {
-            LoadError::NotFound(_) => "path_not_found",
-            LoadError::NotADirectory(_) => "not_a_directory",
-            LoadError::Io { .. } => "io_error",
-            LoadError::Symlink(_) => "symlink",
+            LoadError::File(e) => e.code(),
             LoadError::TooDeep(_) => "too_deep",
             LoadError::TooManyFiles => "too_many_files",
-            LoadError::FileTooLarge { .. } => "file_too_large",
             LoadError::NonUtf8Name(_) => "non_utf8_name",
         }
     }
@@ -64,22 +57,14 @@ impl Coded for LoadError {
 impl LoadError {
     /// The error as a finding, so a folder that cannot be read is reported like any other problem.
     pub fn to_finding(&self) -> Finding {
-        let file = match self {
-            LoadError::Symlink(p) | LoadError::TooDeep(p) | LoadError::FileTooLarge { path: p, .. } => {
-                p.clone()
-            }
-            _ => String::new(),
-        };
-        Finding::error(self.code(), file, self.to_string()).hint(match self {
-            LoadError::NotFound(_) | LoadError::NotADirectory(_) => "pass the path of a skill folder",
-            LoadError::Symlink(_) => "replace the link with a copy of the file",
-            _ => "make the folder readable and keep it to ordinary files",
-        })
+        match self {
+            LoadError::File(e) => e.to_finding(),
+            LoadError::TooDeep(p) => Finding::error(self.code(), p.clone(), self.to_string())
+                .hint("make the folder readable and keep it to ordinary files"),
+            _ => Finding::error(self.code(), String::new(), self.to_string())
+                .hint("make the folder readable and keep it to ordinary files"),
+        }
     }
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
-    move |source| LoadError::Io { path: path.to_path_buf(), source }
 }
 
 /// How a folder's files are read.
@@ -88,49 +73,37 @@ enum Reading {
     /// Every byte, hashed: the package may be stored.
     Whole,
     /// Only what the rules of the profile look at ([`validate::needs`]), unhashed: the package is
-    /// validated and dropped inside [`load_dir`], never stored or served.
-    ForRules(Profile),
+    /// validated and dropped inside [`load_dir`], never stored or served. A file over `limit`
+    /// is sized but not read.
+    ForRules { profile: Profile, limit: u64 },
+}
+
+/// The most bytes a reader takes from one file of a skill validated under `profile` and
+/// `policy`: the workspace's per-file limit where the profile enforces it (`skillcase`), else
+/// the loader's own [`MAX_FILE_BYTES`]. A file over it is a `file_too_large` finding, never read.
+pub fn read_limit(profile: Profile, policy: &Policy) -> u64 {
+    match profile {
+        Profile::Skillcase => policy.limits.max_file_bytes.min(MAX_FILE_BYTES),
+        Profile::Standard | Profile::Claude => MAX_FILE_BYTES,
+    }
 }
 
 /// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
-/// with its sha256.
+/// with its sha256. The folder at `dir` may be reached through a link (a person named it).
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
+    package_from(SkillDir::open(dir, Reach::Named)?)
+}
+
+/// [`package_from_dir`] for a folder already opened.
+pub fn package_from(dir: SkillDir) -> Result<Package, LoadError> {
     read_package(dir, Reading::Whole)
 }
 
-fn read_package(dir: &Path, reading: Reading) -> Result<Package, LoadError> {
-    let mut files = Vec::new();
-    match reading {
-        #[cfg(unix)]
-        Reading::ForRules(profile) => {
-            walk::walk(at::HandleFolder::open_root(dir, profile)?, "", 0, &mut files)?
-        }
-        _ => {
-            folder_exists(dir)?;
-            walk::walk(walk::PathFolder::open(dir, reading)?, "", 0, &mut files)?;
-        }
-    }
+fn read_package(dir: SkillDir, reading: Reading) -> Result<Package, LoadError> {
+    let folder_name = folder_name(dir.path());
+    let mut files = walk::read_files(dir, reading)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Package { folder_name: folder_name(dir), files })
-}
-
-/// `NotFound` or `NotADirectory` before a walk starts, so a bad PATH gets its own code.
-fn folder_exists(dir: &Path) -> Result<(), LoadError> {
-    let meta = fs::metadata(dir).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => LoadError::NotFound(dir.to_path_buf()),
-        _ => LoadError::Io { path: dir.to_path_buf(), source: e },
-    })?;
-    if !meta.is_dir() {
-        return Err(LoadError::NotADirectory(dir.to_path_buf()));
-    }
-    Ok(())
-}
-
-fn within_limit(path: &str, len: u64) -> Result<(), LoadError> {
-    if len > MAX_FILE_BYTES {
-        return Err(LoadError::FileTooLarge { path: path.to_string(), bytes: len });
-    }
-    Ok(())
+    Ok(Package { folder_name, files })
 }
 
 /// A file of `len` bytes of which `bytes` were read (more if it grew meanwhile).
@@ -187,45 +160,6 @@ fn fill(file: &fs::File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> 
     Ok(())
 }
 
-/// One `read` appended to `buf`, as much as its spare capacity holds, retried when a signal
-/// interrupts it. On Unix the bytes land straight in the uninitialised spare capacity, so no
-/// buffer is zeroed first (level 1 would otherwise clear 4 KB per folder).
-#[cfg(unix)]
-fn read_once(file: &fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    loop {
-        match rustix::io::read(file, rustix::buffer::spare_capacity(buf)) {
-            Err(rustix::io::Errno::INTR) => {}
-            other => return other.map_err(Into::into),
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn read_once(mut file: &fs::File, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    use std::io::Read;
-    let start = buf.len();
-    buf.resize(buf.capacity(), 0);
-    let read = loop {
-        match file.read(&mut buf[start..]) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            other => break other,
-        }
-    };
-    buf.truncate(start + *read.as_ref().unwrap_or(&0));
-    read
-}
-
-#[cfg(unix)]
-fn unix_mode(meta: &fs::Metadata) -> Option<u32> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(meta.permissions().mode() & 0o7777)
-}
-
-#[cfg(not(unix))]
-fn unix_mode(_meta: &fs::Metadata) -> Option<u32> {
-    None
-}
-
 fn folder_name(dir: &Path) -> Option<String> {
     let named = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     named.or_else(|| dir.canonicalize().ok()?.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -256,9 +190,20 @@ fn is_normal_absolute(dir: &Path) -> bool {
 /// Reads and validates a skill folder; a folder that cannot be read becomes a failed result.
 /// The package is validated and dropped, so its files are not hashed, and of each file only what
 /// the profile's rules look at is read (the sizes in the skill's manifest are the files' own).
+/// The folder at `dir` may be reached through a link (a person named it).
 pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
-    match read_package(dir, Reading::ForRules(profile)) {
-        Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), dir),
+    match SkillDir::open(dir, Reach::Named) {
+        Ok(folder) => load_from(folder, profile, policy),
+        Err(e) => Validated::failed(vec![e.to_finding()]),
+    }
+}
+
+/// [`load_dir`] for a folder already opened.
+pub fn load_from(dir: SkillDir, profile: Profile, policy: &Policy) -> Validated {
+    let shown = dir.path().to_path_buf();
+    let reading = Reading::ForRules { profile, limit: read_limit(profile, policy) };
+    match read_package(dir, reading) {
+        Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), &shown),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }
 }
@@ -273,42 +218,55 @@ fn with_dir(mut v: Validated, dir: &Path) -> Validated {
 /// The fast level-1 path: reads SKILL.md only up to the closing `---`, plus `skill.config.yaml`
 /// when present, and checks whether `scripts/` exists — nothing else in the folder. The skill
 /// comes back with an empty `body` and `files`; the findings cover the frontmatter, the config and
-/// the classification only (body, reference and file rules need [`load_dir`]).
+/// the classification only (body, reference and file rules need [`load_dir`]). A SKILL.md or
+/// config over [`read_limit`], a link or a special file in their place, is a failed result with
+/// that one finding, and nothing of it is read.
 ///
-/// Its cost is dominated by the file system: one open and read of SKILL.md, one lookup for
-/// `skill.config.yaml` and one for `scripts/` (both usually absent), with one path buffer for
-/// all three and no hashing (level 1 never stores content, so the files' `sha256` stays empty).
-pub fn read_index_entry(dir: &Path, profile: Profile) -> Validated {
-    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 24);
-    let Some((name, head)) = ["SKILL.md", "skill.md"]
-        .into_iter()
-        .find_map(|n| fs::File::open(in_dir(&mut path, dir, n)).and_then(read_head).ok().map(|h| (n, h)))
-    else {
-        return Validated::failed(vec![missing_skill_md(dir)]);
-    };
-    let mut pkg = Package { folder_name: folder_name(dir), files: Vec::with_capacity(2) };
-    pkg.files.push(unhashed(name, head));
-    let config = in_dir(&mut path, dir, CONFIG_FILE);
-    // A failed `stat` costs the kernel less than a failed `open` (which sets up a file first),
-    // and nine folders in ten have no config.
-    if fs::symlink_metadata(config).is_ok() {
-        if let Ok(bytes) = fs::read(config) {
-            pkg.files.push(unhashed(CONFIG_FILE, bytes));
+/// Its cost is dominated by the file system: one open of the folder (`O_PATH` on Linux), then
+/// relative to it one open, `fstat` and read of SKILL.md, one `stat` for the (usually absent)
+/// `skill.config.yaml` and one for `scripts/`, with no hashing (level 1 never stores
+/// content, so the files' `sha256` stays empty).
+pub fn read_index_entry(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
+    match SkillDir::open(dir, Reach::Named) {
+        Ok(folder) => index_entry_from(&folder, profile, policy),
+        Err(FileError::NotFound(_) | FileError::NotADirectory(_)) => {
+            Validated::failed(vec![missing_skill_md(dir)])
         }
+        Err(e) => Validated::failed(vec![e.to_finding()]),
     }
-    let scope = Scope::Index { has_scripts: in_dir(&mut path, dir, "scripts").is_dir() };
-    static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
-    with_dir(validate::validate_scoped(&pkg, profile, &POLICY, scope), dir)
 }
 
-/// `dir/name`, written over `buf`: one buffer for every file a folder's level-1 read looks at,
-/// rebuilt from `dir` each time because `pop` and `set_file_name` would parse the path's
-/// components backwards.
-fn in_dir<'b>(buf: &'b mut PathBuf, dir: &Path, name: &str) -> &'b Path {
-    buf.as_mut_os_string().clear();
-    buf.push(dir);
-    buf.push(name);
-    buf
+/// [`read_index_entry`] for a folder already opened.
+pub fn index_entry_from(dir: &SkillDir, profile: Profile, policy: &Policy) -> Validated {
+    let limit = read_limit(profile, policy);
+    let mut found = None;
+    for name in ["SKILL.md", "skill.md"] {
+        match dir.open_file(name, limit).and_then(|file| read_head(file, limit)) {
+            Ok(head) => {
+                found = Some((name, head));
+                break;
+            }
+            Err(e) if e.is_not_found() => continue,
+            Err(e) => return Validated::failed(vec![e.to_finding()]),
+        }
+    }
+    let Some((name, head)) = found else {
+        return Validated::failed(vec![missing_skill_md(dir.path())]);
+    };
+    let mut pkg = Package { folder_name: folder_name(dir.path()), files: Vec::with_capacity(2) };
+    pkg.files.push(unhashed(name, head));
+    // A failed `stat` costs the kernel less than a failed `open` (which sets up a file first),
+    // and nine folders in ten have no config. The `stat` only spares the open of a missing
+    // file; whatever it says, the open and its own `fstat` decide what is read.
+    if dir.kind_of(CONFIG_FILE).is_some() {
+        match dir.read(CONFIG_FILE, limit) {
+            Ok(bytes) => pkg.files.push(unhashed(CONFIG_FILE, bytes)),
+            Err(e) if e.is_not_found() => {}
+            Err(e) => return Validated::failed(vec![e.to_finding()]),
+        }
+    }
+    let has_scripts = dir.kind_of("scripts") == Some(crate::skill_dir::Kind::Dir);
+    with_dir(validate::validate_scoped(&pkg, profile, policy, Scope::Index { has_scripts }), dir.path())
 }
 
 /// A file for the level-1 package, which is validated and dropped: nothing is stored, so its
@@ -327,20 +285,25 @@ fn missing_skill_md(dir: &Path) -> Finding {
 /// How much of SKILL.md each read asks for (the floor level 1 is measured against reads 4 KB).
 const STEP: usize = 4096;
 
-/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end). The usual
-/// short frontmatter costs one `read` into one 4 KB allocation, which is dropped once the folder
-/// is validated.
-fn read_head(file: fs::File) -> std::io::Result<Vec<u8>> {
+/// Reads a file in 4 KB steps until the frontmatter's closing `---` line (or the end), never
+/// more than `limit` bytes even if the file grows while it is read. The usual short frontmatter
+/// costs one `read` into one 4 KB allocation, which is dropped once the folder is validated.
+fn read_head(file: OpenFile<'_>, limit: u64) -> Result<Vec<u8>, FileError> {
+    let too_large = |size| FileError::TooLarge { path: file.rel().to_string(), size, limit };
     let mut buf = Vec::with_capacity(STEP);
     loop {
         let scanned = buf.len();
         buf.reserve(STEP);
-        if read_once(&file, &mut buf)? == 0 {
+        let read = read_once(file.file(), &mut buf).map_err(|e| FileError::io(file.rel(), e))?;
+        if read == 0 {
             return Ok(buf);
         }
         if let Some(end) = frontmatter_end(&buf, scanned) {
             buf.truncate(end);
             return Ok(buf);
+        }
+        if buf.len() as u64 > limit {
+            return Err(too_large(buf.len() as u64));
         }
     }
 }
@@ -430,7 +393,7 @@ mod tests {
         let tmp = tempfile::TempDir::new().unwrap();
         let dir = demo_folder(&tmp);
         fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
-        let v = read_index_entry(&dir, Profile::Skillcase);
+        let v = read_index_entry(&dir, Profile::Skillcase, &Policy::default());
         assert!(v.is_valid(), "{:?}", v.findings);
         let skill = v.skill.unwrap();
         assert_eq!((skill.name.as_str(), skill.description.as_str()), ("demo", "Answers questions"));
@@ -460,7 +423,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         for at in [STEP - 2, 2 * STEP + 100] {
             fs::write(dir.join("SKILL.md"), frontmatter_closing_at(at)).unwrap();
-            let entry = read_index_entry(&dir, Profile::Skillcase);
+            let entry = read_index_entry(&dir, Profile::Skillcase, &Policy::default());
             let whole = load_dir(&dir, Profile::Skillcase, &Policy::default());
             assert!(entry.is_valid(), "closing line at {at}: {:?}", entry.findings);
             assert_eq!(entry.skill.unwrap().metadata, whole.skill.unwrap().metadata, "closing line at {at}");
@@ -472,7 +435,7 @@ mod tests {
         let tmp = tempfile::TempDir::new().unwrap();
         let dir = demo_folder(&tmp);
         fs::create_dir_all(dir.join("scripts")).unwrap();
-        let v = read_index_entry(&dir, Profile::Skillcase);
+        let v = read_index_entry(&dir, Profile::Skillcase, &Policy::default());
         assert_eq!(v.skill.unwrap().skill_type, SkillType::ComputeToolkit);
         assert_eq!(v.findings[0].code, "agent_tool_required");
     }
@@ -483,7 +446,7 @@ mod tests {
         let dir = tmp.path().join("demo");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("SKILL.md"), "---\nname: Demo\ndescription: d\n---\n").unwrap();
-        let v = read_index_entry(&dir, Profile::Standard);
+        let v = read_index_entry(&dir, Profile::Standard, &Policy::default());
         assert!(!v.is_valid());
         let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
         assert_eq!(codes, ["name_uppercase", "name_mismatch"]);
@@ -492,7 +455,7 @@ mod tests {
     #[test]
     fn an_index_entry_for_a_folder_without_skill_md_fails() {
         let tmp = tempfile::TempDir::new().unwrap();
-        let v = read_index_entry(tmp.path(), Profile::Skillcase);
+        let v = read_index_entry(tmp.path(), Profile::Skillcase, &Policy::default());
         assert_eq!(v.findings[0].code, "skill_md_missing");
         assert!(v.skill.is_none());
     }
@@ -571,6 +534,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_unix_walk_reads_what_the_portable_walk_reads() {
+        use crate::skill_dir::walk::Listing;
         let tmp = tempfile::TempDir::new().unwrap();
         let dir = demo_folder(&tmp);
         fs::create_dir_all(dir.join("references/deep")).unwrap();
@@ -578,13 +542,18 @@ mod tests {
         fs::write(dir.join("skill.config.yaml"), "category: vendas\n").unwrap();
         fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
         fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        fn read<F: Listing>(root: F, reading: Reading) -> Vec<PackageFile> {
+            let mut files = walk::read_files_with(root, reading).unwrap();
+            files.sort_by(|a, b| a.path.cmp(&b.path));
+            files
+        }
+        let mut readings = vec![Reading::Whole];
         for profile in [Profile::Standard, Profile::Skillcase] {
-            let (mut portable, mut unix) = (Vec::new(), Vec::new());
-            let by_path = walk::PathFolder::open(&dir, Reading::ForRules(profile)).unwrap();
-            walk::walk(by_path, "", 0, &mut portable).unwrap();
-            walk::walk(at::HandleFolder::open_root(&dir, profile).unwrap(), "", 0, &mut unix).unwrap();
-            portable.sort_by(|a, b| a.path.cmp(&b.path));
-            unix.sort_by(|a, b| a.path.cmp(&b.path));
+            readings.push(Reading::ForRules { profile, limit: read_limit(profile, &Policy::default()) });
+        }
+        for reading in readings {
+            let portable = read(crate::skill_dir::portable_folder(&dir), reading);
+            let unix = read(SkillDir::open(&dir, Reach::Named).unwrap().into_folder().unwrap(), reading);
             assert_eq!(portable, unix);
             assert_eq!(unix.len(), 5);
         }

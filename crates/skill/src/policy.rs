@@ -37,11 +37,17 @@ impl Default for ImportLimits {
     }
 }
 
-/// The workspace policy: may skills carry executable content, and the import limits.
+/// The workspace policy: may skills carry executable content, may an import carry a critical
+/// security finding, and the import limits.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Policy {
     /// Setting `allow_executable`: false (the default) refuses scripts and executables.
     pub allow_executable: bool,
+    /// Setting `allow_critical_findings`: false (the default) refuses an import the security scan
+    /// finds anything critical in (`import_security_refused`). Absent in policies saved before it
+    /// existed, which read as false.
+    #[serde(default)]
+    pub allow_critical_findings: bool,
     pub limits: ImportLimits,
 }

@@ -12,6 +12,9 @@ use skillcase_skill::validate::Profile;
 
 use skillcase_testkit::corpus;
 
+/// The most a level-2/3 read takes from one file (the default policy's limit).
+const MAX_READ: u64 = 1024 * 1024;
+
 /// The valid skills of the corpus under the `skillcase` profile (the ones Skillcase serves).
 fn valid_skills() -> Vec<Skill> {
     corpus::skill_dirs()
@@ -42,12 +45,12 @@ fn every_valid_corpus_skill_is_listed_once_in_both_formats() {
 fn every_reference_level_two_offers_opens_at_level_three() {
     let mut offered = 0;
     for skill in valid_skills() {
-        let text = activation(&skill, None, &dir_reader(&skill)).unwrap();
+        let text = activation(&skill, None, &dir_reader(&skill, MAX_READ)).unwrap();
         assert!(text.starts_with(skill.body.trim_start_matches('\n').lines().next().unwrap_or("")));
         let plan = activation_plan(&skill, None);
         for path in plan.required.iter().chain(&plan.optional) {
             offered += 1;
-            match file(&skill, path, &dir_reader(&skill)) {
+            match file(&skill, path, &dir_reader(&skill, MAX_READ)) {
                 Ok(_) => {}
                 Err(e) => assert_eq!(e.code(), "file_not_text", "{}/{path}: {e}", skill.name),
             }

@@ -13,6 +13,9 @@ use skillcase_skill::disclosure::{
 use skillcase_skill::model::{InputField, Interface, References, Route, Skill, SkillType};
 use support::{skill, strings, with_files};
 
+/// The most a level-2/3 read takes from one file (the default policy's limit).
+const MAX_READ: u64 = 1024 * 1024;
+
 const SKILLCASE_PREAMBLE: &str = "\
 You can use the skills listed below. Scan the list before you answer and use a skill whenever its description fits the request.
 - type=\"prompt\": read it with read_skill(name), then follow it.
@@ -588,8 +591,11 @@ fn dir_reader_reads_files_from_the_skill_folder() {
     std::fs::write(tmp.path().join("references/a.md"), "# A\n").unwrap();
     let mut s = with_files(skill("a", "A"), &["references/a.md", "references/gone.md"]);
     s.dir = tmp.path().to_path_buf();
-    assert_eq!(file(&s, "references/a.md", &dir_reader(&s)).unwrap(), "# A\n");
-    assert_eq!(file(&s, "references/gone.md", &dir_reader(&s)).unwrap_err().code(), "file_unreadable");
+    assert_eq!(file(&s, "references/a.md", &dir_reader(&s, MAX_READ)).unwrap(), "# A\n");
+    assert_eq!(
+        file(&s, "references/gone.md", &dir_reader(&s, MAX_READ)).unwrap_err().code(),
+        "file_unreadable"
+    );
 }
 
 #[test]
@@ -615,7 +621,7 @@ fn dir_reader_refuses_a_symbolic_link_planted_in_the_skill_folder() {
     let mut s = with_files(skill("a", "A"), &["references/a.md", "assets/secret.txt"]);
     s.dir = skill_dir;
     for path in ["references/a.md", "assets/secret.txt"] {
-        let err = file(&s, path, &dir_reader(&s)).unwrap_err();
+        let err = file(&s, path, &dir_reader(&s, MAX_READ)).unwrap_err();
         assert_eq!(err.code(), "file_unreadable", "{path}");
     }
 }

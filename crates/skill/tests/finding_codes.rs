@@ -6,14 +6,31 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillcase_skill::archive::codes as archive_codes;
+use skillcase_skill::scan::RULES;
 use skillcase_skill::validate::ALL_CODES as VALIDATION_CODES;
 
-const TABLE: &str = include_str!("../../../docs/finding-codes.md");
+const DOC: &str = include_str!("../../../docs/finding-codes.md");
+/// Where the security scan's own table starts (its columns differ: category and one severity).
+const SCAN_HEADING: &str = "## Security scan";
 const ARCHIVE_CODES_RS: &str = include_str!("../src/archive/codes.rs");
 
-/// The table's rows: (code, cells after the code).
+/// The validation and zip table: everything before the scan's section.
+fn validation_table() -> &'static str {
+    &DOC[..DOC.find(SCAN_HEADING).expect("the scan section")]
+}
+
+/// The scan's table: its section.
+fn scan_table() -> &'static str {
+    &DOC[DOC.find(SCAN_HEADING).expect("the scan section")..]
+}
+
+/// The validation table's rows: (code, cells after the code).
 fn rows() -> Vec<(&'static str, Vec<&'static str>)> {
-    TABLE
+    table_rows(validation_table())
+}
+
+fn table_rows(table: &'static str) -> Vec<(&'static str, Vec<&'static str>)> {
+    table
         .lines()
         .filter_map(|line| line.strip_prefix("| `"))
         .map(|rest| {
@@ -26,6 +43,28 @@ fn rows() -> Vec<(&'static str, Vec<&'static str>)> {
 
 fn all_codes() -> Vec<&'static str> {
     VALIDATION_CODES.iter().chain(archive_codes::ALL_CODES).copied().collect()
+}
+
+#[test]
+fn the_scan_table_lists_every_rule_in_order_with_its_category_and_severity() {
+    let documented: Vec<(&str, &str, &str)> =
+        table_rows(scan_table()).into_iter().map(|(code, cells)| (code, cells[0], cells[1])).collect();
+    let rules: Vec<(&str, &str, &str)> =
+        RULES.iter().map(|r| (r.code, r.category.as_str(), r.severity.as_str())).collect();
+    assert_eq!(documented, rules);
+}
+
+#[test]
+fn scan_codes_are_snake_case_and_shared_with_no_other_finding() {
+    let others: BTreeSet<&str> = all_codes().into_iter().collect();
+    for rule in RULES {
+        assert!(
+            rule.code.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
+            "{}",
+            rule.code
+        );
+        assert!(!others.contains(rule.code), "`{}` is also a validation or zip code", rule.code);
+    }
 }
 
 #[test]

@@ -59,3 +59,93 @@ fn the_promise_ledger_migration_keeps_every_event_and_delivery_and_accepts_the_n
     let next: i64 = conn.query_row("SELECT max(seq) FROM case_events", [], |r| r.get(0)).unwrap();
     assert_eq!(next, 3, "seq keeps counting after the rebuild");
 }
+
+/// The schema a database had at version 8, file by file.
+const SCHEMA_8: [&str; 8] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
+    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
+    include_str!("../src/db/migrations/0008_internal_notes.sql"),
+];
+
+#[test]
+fn the_search_migration_indexes_the_cases_already_there_with_their_answers_and_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in SCHEMA_8 {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 8).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO cases (id, number, conversation_id, lead_name, status, title, summary, blocker, context,
+                                 source, opened_at, updated_at)
+                 VALUES ('c1', 1001, 'wa-77', 'João Araújo', 'awaiting_human', 'Reembolso', 'Cobrança dupla',
+                         'Limite', '[{"role":"lead","text":"Quero meu dinheiro"}]', 'agent', 'now', 'now');
+               INSERT INTO case_events (case_id, kind, actor, at, payload)
+                 VALUES ('c1', 'human_replied', 'human', 'now', '{"text":"Estornado hoje"}');
+               INSERT INTO case_events (case_id, kind, actor, at, payload)
+                 VALUES ('c1', 'internal_note', 'human', 'now', '{"text":"Gerente aprovou"}');"#,
+        )
+        .unwrap();
+    }
+    let conn = open(&path).unwrap();
+    for query in ["joao", "araujo", "cobranca", "limite", "dinheiro", "estornado", "gerente", "wa 77"] {
+        let found: i64 = conn
+            .query_row("SELECT count(*) FROM cases_search WHERE cases_search MATCH ?1", [query], |r| r.get(0))
+            .unwrap();
+        assert_eq!(found, 1, "{query}");
+    }
+}
+
+/// The schema a database had at version 9, file by file.
+const SCHEMA_9: [&str; 9] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
+    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
+    include_str!("../src/db/migrations/0008_internal_notes.sql"),
+    include_str!("../src/db/migrations/0009_case_search.sql"),
+];
+
+#[test]
+fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_each_its_first_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in SCHEMA_9 {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
+                 VALUES ('agent', 1001, 'c1', 'awaiting_human', 'Refund', 'Charged twice', 'agent',
+                         '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z'),
+                        ('guard', 1002, 'c2', 'awaiting_human', 'Follow-up', 'Promised', 'guardrail_autofallback',
+                         '2026-11-02T10:00:00.000Z', '2026-11-02T10:00:00.000Z');
+               INSERT INTO case_events (case_id, kind, actor, at, payload) VALUES
+                 ('agent', 'internal_note', 'human', '2026-11-02T10:01:00.000Z', '{"text":"Looking"}'),
+                 ('agent', 'human_replied', 'human', '2026-11-02T10:05:00.000Z', '{"text":"Which card?"}'),
+                 ('agent', 'human_replied', 'human', '2026-11-02T11:00:00.000Z', '{"text":"Refunded"}');"#,
+        )
+        .unwrap();
+    }
+    let conn = open(&path).unwrap();
+    let row = |id: &str| -> (String, Option<String>) {
+        conn.query_row("SELECT reason, first_reply_at FROM cases WHERE id = ?1", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap()
+    };
+    assert_eq!(row("agent"), ("not_stated".into(), Some("2026-11-02T10:05:00.000Z".into())));
+    assert_eq!(row("guard"), ("guardrail_autofallback".into(), None));
+}

@@ -31,6 +31,12 @@ impl Req {
         self
     }
 
+    /// Adds a header after any of the same name (a request with two `Host` headers).
+    pub fn extra_header(mut self, name: &str, value: &str) -> Req {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
     /// Removes a header.
     pub fn without(mut self, name: &str) -> Req {
         self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));

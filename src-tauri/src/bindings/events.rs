@@ -15,6 +15,7 @@ fn every_event() -> Vec<DomainEvent> {
         DomainEvent::ScanProgress { done: 0, total: 0 },
         DomainEvent::SkillsDirStatus { available: true, message: None },
         DomainEvent::SettingsChanged { section: String::new() },
+        DomainEvent::McpClientsChanged,
     ];
     for event in &events {
         match event {
@@ -25,7 +26,8 @@ fn every_event() -> Vec<DomainEvent> {
             | DomainEvent::SkillRemoved { .. }
             | DomainEvent::ScanProgress { .. }
             | DomainEvent::SkillsDirStatus { .. }
-            | DomainEvent::SettingsChanged { .. } => {}
+            | DomainEvent::SettingsChanged { .. }
+            | DomainEvent::McpClientsChanged => {}
         }
     }
     events

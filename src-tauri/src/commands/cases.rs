@@ -1,9 +1,11 @@
-//! The case inbox and case detail (SPEC C1): pages, counts, one case with its timeline, the
-//! three-action reply, Retry, unread marks and the endpoint banner.
+//! The case inbox and case detail (SPEC C1): pages, counts, the handover report, one case with
+//! its timeline, the three-action reply (and resolve-and-next), internal notes, Retry, unread
+//! marks, bulk actions and the endpoint banner.
 
 use crate::ipc::ipc;
-use skillcase_application::domain::cases::model::{Delivery, HumanAction};
+use skillcase_application::domain::cases::model::{Case, Delivery, HumanAction};
 use skillcase_application::domain::cases::outbox::OutboxStatus;
+use skillcase_application::domain::cases::report::{CaseReport, ReportRange};
 use skillcase_application::domain::cases::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use tauri::State;
 
@@ -13,6 +15,12 @@ ipc! {
     /// One inbox page: the tab, search, status and date filters, offset and limit in `filter`.
     fn cases_list(state: State<'_, AppState>, filter: CaseFilter) -> CasePage {
         Ok(state.app().list_cases(filter).await?)
+    }
+
+    /// The handover report: cases per reason per week, median time to the first human reply,
+    /// reopened cases, over the cases opened in `range`.
+    fn cases_report(state: State<'_, AppState>, range: ReportRange) -> CaseReport {
+        Ok(state.app().case_report(range).await?)
     }
 
     /// The tab counts and the unread count (for the tab labels and the navigation badge).
@@ -30,10 +38,31 @@ ipc! {
         Ok(state.app().mark_case_read(id, read).await?)
     }
 
+    /// Bulk action: marks the cases read or unread again, all or none.
+    fn cases_mark_read(state: State<'_, AppState>, ids: Vec<String>, read: bool) -> () {
+        Ok(state.app().mark_cases_read(ids, read).await?)
+    }
+
+    /// Bulk action: cancels the open cases with one reason, all or none.
+    fn cases_cancel(state: State<'_, AppState>, ids: Vec<String>, reason: String) -> Vec<Case> {
+        Ok(state.app().cancel_cases(ids, reason).await?)
+    }
+
+    /// For resolve-and-next: the case waiting on the person longest, other than `except`.
+    fn case_next_waiting(state: State<'_, AppState>, except: Option<String>) -> Option<String> {
+        Ok(state.app().next_case_waiting_on_you(except).await?)
+    }
+
     /// The person's answer: resolved, need info from the customer, or escalate, with its text.
     /// Returns the case as it now stands, with the pending delivery that relays the answer.
     fn case_reply(state: State<'_, AppState>, id: String, action: HumanAction, text: String) -> CaseWithTimeline {
         Ok(state.app().reply_to_case(id, action, text).await?)
+    }
+
+    /// A person's internal note on the case: on the timeline, never sent to the agent.
+    /// Returns the case as it now stands.
+    fn case_add_note(state: State<'_, AppState>, id: String, text: String) -> CaseWithTimeline {
+        Ok(state.app().add_case_note(id, text).await?)
     }
 
     /// Sends a failed or dead delivery again, under the same id.

@@ -5,6 +5,7 @@ pub mod cases;
 pub mod catalog;
 pub mod dialog;
 pub mod editing;
+pub mod mcp;
 pub mod settings;
 pub mod skills;
 
@@ -13,7 +14,7 @@ pub mod skills;
 pub fn signatures() -> Vec<crate::ipc::Signature> {
     [app::signatures(), cases::signatures(), catalog::signatures(), dialog::signatures()]
         .into_iter()
-        .chain([editing::signatures(), settings::signatures(), skills::signatures()])
+        .chain([editing::signatures(), mcp::signatures(), settings::signatures(), skills::signatures()])
         .flatten()
         .collect()
 }

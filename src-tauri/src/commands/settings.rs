@@ -7,7 +7,7 @@ use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
 use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
-use skillcase_application::settings::SettingsView;
+use skillcase_application::settings::{QuietSettings, SettingsView};
 use tauri::State;
 
 use crate::state::AppState;
@@ -51,6 +51,12 @@ ipc! {
     /// Saves the business calendar promises' due times are resolved in.
     fn settings_set_calendar(state: State<'_, AppState>, calendar: CalendarSettings) -> SettingsView {
         state.app().set_calendar(calendar).await?;
+        settings_get(state).await
+    }
+
+    /// Saves the quiet-customer reminder and auto-close delays.
+    fn settings_set_quiet(state: State<'_, AppState>, quiet: QuietSettings) -> SettingsView {
+        state.app().set_quiet_settings(quiet).await?;
         settings_get(state).await
     }
 

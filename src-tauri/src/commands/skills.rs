@@ -1,6 +1,6 @@
-//! The Skills screen: the library list, one skill's detail, the three disclosure levels, import
-//! and try a message (versions and edits are in `editing`). Each command is one call into the
-//! application.
+//! The Skills screen: the library list, one skill's detail, the three disclosure levels, import,
+//! export, the security scan and try a message (versions and edits are in `editing`). Each
+//! command is one call into the application.
 
 use std::path::PathBuf;
 
@@ -9,6 +9,8 @@ use skillcase_application::domain::common::ErrorBody;
 use skillcase_application::domain::library::activations::MatchOutcome;
 use skillcase_application::domain::library::{ImportReport, SkillDetail, SkillPage, SkillQuery};
 use skillcase_application::domain::skill::disclosure::{Activation, Index, IndexFormat};
+use skillcase_application::domain::skill::scan::ScanFinding;
+use skillcase_application::export::ExportReport;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 
@@ -63,6 +65,16 @@ ipc! {
         .await
         .map_err(|err| IpcError::from(ErrorBody::new("task_failed", err.to_string())))?;
         Ok(chosen.unwrap_or_default().into_iter().filter_map(|p| p.into_path().ok()).collect())
+    }
+
+    /// Packs the skill into the `.skill` zip at `path` (chosen in the save dialog).
+    fn skill_export(state: State<'_, AppState>, name: String, path: PathBuf) -> ExportReport {
+        Ok(state.app().export_skill(name, path).await?)
+    }
+
+    /// The security scan of the skill's live folder (the Validation tab's *Security* section).
+    fn skill_security_scan(state: State<'_, AppState>, name: String) -> Vec<ScanFinding> {
+        Ok(state.app().scan_skill(name).await?)
     }
 
     /// What a message would fire (nothing recorded).

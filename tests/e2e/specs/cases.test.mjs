@@ -18,6 +18,23 @@ const TEXT = {
   "pt-BR": { needInfoLabel: "O que perguntar ao cliente", resolvedLabel: "Nota para o cliente", title: "Casos" },
 };
 
+// The internal note each language writes, the accent-less prefix of one of its words that finds
+// the case again, and what the window says about notes.
+const NOTE = {
+  en: {
+    text: "Ângela from billing approved the refund exception by phone.",
+    typed: "angel",
+    empty: "Write the note first: an empty note is not saved.",
+    notSent: "Internal note — not sent",
+  },
+  "pt-BR": {
+    text: "A Ângela do financeiro aprovou a exceção por telefone.",
+    typed: "excec",
+    empty: "Escreva a nota primeiro: uma nota vazia não é salva.",
+    notSent: "Nota interna — não enviada",
+  },
+};
+
 const INSTRUCTIONS = {
   resolved:
     "Relay the person's conclusion in `text` to the lead naturally, in your own words, and close the topic.",
@@ -71,9 +88,20 @@ async function back(browser) {
   await waitGone(browser, '[data-testid="case-detail"]', "back to the inbox");
 }
 
+/** Back to the inbox from wherever the last test left the window. */
+async function toInbox(browser) {
+  if (await exists(browser, '[data-testid="case-detail"]')) await back(browser);
+}
+
 async function waitForStatus(browser, status) {
   await waitFor(browser, `[data-testid="case-detail"][data-status="${status}"]`, `the case should become ${status}`);
 }
+
+// What the window says after a bulk action and after the last Send & next.
+const FASTER = {
+  en: { cancelled: (n) => `${n} ${n === 1 ? "case" : "cases"} cancelled.`, none: "Sent. Nothing else is waiting on you.", unread: "2 cases marked unread." },
+  "pt-BR": { cancelled: (n) => `${n} ${n === 1 ? "caso cancelado" : "casos cancelados"}.`, none: "Enviado. Nada mais espera por você.", unread: "2 casos marcados como não lidos." },
+};
 
 // What the agent tries to tell the customer in each language: the words, when they say, and how
 // the window counts down to it.
@@ -262,6 +290,7 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await shot("15-guardrail-case-in-inbox");
       await click(browser, `.row[data-case-id="${id}"]`);
       await waitFor(browser, '.source[data-source="guardrail_autofallback"]', "the detail names the guardrail as source");
+      await waitFor(browser, '[data-testid="case-reason"][data-reason="guardrail_autofallback"]', "its reason is the guardrail's");
       assert.equal(await textOf(browser, '[data-testid="promise-quote"]'), words.message);
       const marked = await browser.execute(() =>
         Array.from(document.querySelectorAll('[data-testid="promise-quote"] mark')).map((m) => m.dataset.role),
@@ -334,6 +363,124 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       assert.equal(endpoint.forCase(opened.id)[1].body.action, "resolved");
       await waitForStatus(browser, "resolved");
       await shot("19-keyboard-resolved");
+    });
+
+    it("adds an internal note by keyboard, never sends it, and finds the case by typing a word of it", async () => {
+      const { browser } = app;
+      const words = NOTE[lang];
+      const { case: opened } = await agent.openCase(refundCase(`wa-note-${lang}`, "Beatriz Lima"));
+      await toInbox(browser);
+      await openTab(browser, "waiting_on_you");
+      await browser.execute(() => document.activeElement?.blur());
+      await browser.keys("/");
+      assert.equal(await browser.execute(() => document.activeElement?.id), "case-search", "/ focuses the search");
+      await browser.keys([Key.Ctrl, "a"]);
+      await browser.keys(Key.Backspace);
+      await browser.keys(`wa-note-${lang}`.split(""));
+      await browser.keys(Key.Escape);
+      await browser.waitUntil(
+        () => browser.execute((id) => document.querySelectorAll(".row").length === 1 && !!document.querySelector(`.row[data-case-id="${id}"]`), opened.id),
+        { timeout: 20_000, timeoutMsg: "the search finds the case by its conversation" },
+      );
+      await browser.keys(Key.Enter);
+      await waitForText(browser, '[data-testid="case-title"]', (t) => t === opened.title, "Enter opens the case");
+
+      await browser.keys([Key.Ctrl, Key.Shift, "n"]);
+      await waitFor(browser, '[data-testid="tab-note"][aria-selected="true"]', "Ctrl+Shift+N opens the note tab");
+      assert.equal(await browser.execute(() => document.activeElement?.id), "note-text", "the note takes the focus");
+      await browser.keys([Key.Ctrl, Key.Enter]);
+      await waitForText(browser, '[data-testid="note-error"]', (t) => t === words.empty, "an empty note is refused");
+      await shot("20-note-empty-refused");
+      await (await browser.$("#note-text")).addValue(words.text);
+      await browser.keys([Key.Ctrl, Key.Enter]);
+      await waitForText(browser, '[data-testid="timeline"] [data-kind="internal_note"]', (t) => t.includes(words.text), "the note is on the timeline");
+      assert.ok((await textOf(browser, '[data-kind="internal_note"] [data-testid="note-mark"]')).endsWith(words.notSent), "the note says it is not sent");
+      assert.equal(await browser.execute(() => document.querySelector('[data-testid="case-detail"]').dataset.status), "awaiting_human", "a note changes no status");
+      await shot("21-note-on-timeline");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(endpoint.forCase(opened.id).length, 0, "nothing reaches the agent endpoint");
+      assert.ok(!endpoint.received.some((r) => JSON.stringify(r.body).includes(words.text)), "the note is in no delivery");
+      const seen = await agent.getCase(opened.id);
+      assert.ok(!JSON.stringify(seen).includes(words.text), "the agent's API does not show the note");
+
+      for (let i = 0; i < 3 && (await exists(browser, '[data-testid="case-detail"]')); i++) await browser.keys(Key.Escape);
+      await waitGone(browser, '[data-testid="case-detail"]', "Esc goes back to the inbox");
+      await browser.keys("/");
+      await browser.keys([Key.Ctrl, "a"]);
+      await browser.keys(Key.Backspace);
+      await browser.keys(words.typed.split(""));
+      await browser.waitUntil(
+        () => browser.execute((id) => document.querySelectorAll(".row").length === 1 && !!document.querySelector(`.row[data-case-id="${id}"]`), opened.id),
+        { timeout: 20_000, timeoutMsg: `typing "${words.typed}" finds the case by its note` },
+      );
+      await shot("22-found-by-note");
+    });
+    it("cancels several cases at once with one reason, then answers case after case with Send & next", async () => {
+      const { browser } = app;
+      const words = FASTER[lang];
+      await toInbox(browser);
+      await openTab(browser, "waiting_on_you");
+      await browser.execute(() => document.activeElement?.blur());
+      await browser.keys("/");
+      await browser.keys([Key.Ctrl, "a"]);
+      await browser.keys(Key.Backspace);
+      await browser.keys(Key.Escape);
+      await browser.execute(() => document.activeElement?.blur());
+      await browser.waitUntil(() => browser.execute(() => !document.querySelector("#case-search").value), { timeout: 20_000 });
+      const { case: stale } = await agent.openCase(refundCase(`wa-stale-${lang}`, "Otávio Reis"));
+      await waitFor(browser, `.row[data-case-id="${stale.id}"]`, "the stale case is listed");
+      const leftovers = await browser.execute(() => [...document.querySelectorAll(".row")].map((r) => r.dataset.caseId));
+      for (let i = 0; i < leftovers.length; i++) {
+        await browser.keys("x");
+        if (i < leftovers.length - 1) await browser.keys("j");
+      }
+      await waitForText(browser, '[data-testid="bulk-count"]', (t) => t.startsWith(String(leftovers.length)), "x picks each row");
+      await shot("23-bulk-picked");
+      await click(browser, '[data-testid="bulk-cancel"]');
+      await waitFor(browser, '[data-testid="bulk-cancel-dialog"]', "cancel asks for a reason");
+      assert.equal(await browser.execute(() => document.activeElement?.dataset.testid), "bulk-cancel-reason", "the reason takes the focus");
+      await browser.keys([Key.Ctrl, Key.Enter]);
+      await waitFor(browser, '[data-testid="bulk-cancel-error"]', "an empty reason is refused");
+      await browser.keys("Duplicates".split(""));
+      await shot("24-bulk-cancel-reason");
+      await browser.keys([Key.Ctrl, Key.Enter]);
+      await waitForText(browser, '[data-testid="inbox-notice"]', (t) => t === words.cancelled(leftovers.length), "the inbox says how many were cancelled");
+      await waitFor(browser, '[data-testid="cases-empty"]', "nothing waits on the person any more");
+      const cancelled = await agent.getCase(stale.id);
+      assert.equal(cancelled.case.status, "cancelled");
+      assert.equal(endpoint.forCase(stale.id).length, 0, "a cancel is not sent to the agent");
+
+      const { case: first } = await agent.openCase(refundCase(`wa-next-1-${lang}`, "Paula Nunes"));
+      const { case: second } = await agent.openCase(refundCase(`wa-next-2-${lang}`, "Caio Prado"));
+      await waitFor(browser, `.row[data-case-id="${second.id}"]`, "both new cases are listed");
+      await browser.execute(() => document.activeElement?.blur());
+      await browser.keys(Key.Enter);
+      await waitFor(browser, `[data-testid="case-detail"][data-case-id="${first.id}"]`, "Enter opens the case waiting longest");
+      await browser.keys("1");
+      await (await browser.$("#reply-text")).addValue("Refund approved today.");
+      await browser.keys([Key.Ctrl, Key.Shift, Key.Enter]);
+      await eventually(() => endpoint.forCase(first.id).length === 1, "Ctrl+Shift+Enter sends");
+      await waitFor(browser, `[data-testid="case-detail"][data-case-id="${second.id}"]`, "then the next case waiting opens");
+      await shot("25-send-and-next");
+      await browser.keys("1");
+      await (await browser.$("#reply-text")).addValue("Refund approved today.");
+      await click(browser, '[data-testid="send-next"]');
+      await eventually(() => endpoint.forCase(second.id).length === 1, "Send & next sends");
+      await waitGone(browser, '[data-testid="case-detail"]', "with nothing left, the inbox comes back");
+      await waitForText(browser, '[data-testid="inbox-notice"]', (t) => t === words.none, "and says nothing else waits");
+      await shot("26-nothing-left");
+
+      await openTab(browser, "closed");
+      await waitFor(browser, `.row[data-case-id="${second.id}"]`, "the answered cases are closed");
+      for (const id of [first.id, second.id]) await click(browser, `.row[data-case-id="${id}"] [data-testid="pick"]`);
+      assert.equal(await browser.execute(() => document.querySelector('[data-testid="bulk-cancel"]').disabled), true, "closed cases cannot be cancelled");
+      await click(browser, '[data-testid="bulk-unread"]');
+      await waitForText(browser, '[data-testid="inbox-notice"]', (t) => t === words.unread, "both are marked unread");
+      await browser.waitUntil(
+        () => browser.execute((ids) => ids.every((id) => document.querySelector(`.row[data-case-id="${id}"]`)?.dataset.unread === "true"), [first.id, second.id]),
+        { timeout: 20_000, timeoutMsg: "the rows show them unread" },
+      );
+      await shot("27-bulk-unread");
     });
   });
 }

@@ -1,7 +1,9 @@
 // The Settings screen on the real window: language and theme apply at once, a bad endpoint URL
 // is refused next to its field, Test reaches a real HTTP server, rotating the token changes
 // what the local API accepts, and the API moves to a new port (or refuses a taken one) without
-// a restart.
+// a restart. Agents (MCP) shows the stdio command and the HTTP URL, and real MCP clients (the
+// Python MCP SDK, over stdio with the copied configuration and over HTTP with the token) appear
+// in its list while they are connected and leave when they disconnect, in both languages.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +11,8 @@ import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { ROOT, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { connectAgent, mcpPython } from "../support/mcp.mjs";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -123,6 +126,8 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     await screenshot(browser, "settings-dark-pt-BR-policy");
     await scrollTo(browser, '[data-section="calendar"]');
     await screenshot(browser, "settings-dark-pt-BR-calendar");
+    await scrollTo(browser, '[data-section="mcp"]');
+    await screenshot(browser, "settings-dark-pt-BR-mcp");
     await click(browser, 'input[name="language"][value="en"] + span');
     await click(browser, 'input[name="theme"][value="light"] + span');
     await browser.waitUntil(async () => (await background()) === "rgb(247, 248, 250)", {
@@ -324,3 +329,115 @@ describe("settings at start-up", { timeout: 240_000 }, () => {
     }
   });
 });
+
+const LANGUAGES = [
+  { lang: "en", env: { LANG: "en_US.UTF-8", LANGUAGE: "en_US" } },
+  { lang: "pt-BR", env: { LANG: "pt_BR.UTF-8", LANGUAGE: "pt_BR" } },
+];
+
+const MCP_TEXT = {
+  en: { title: "Settings", none: "No agent connected.", copied: "Copied.", since: "connected", one: "Connected now (1)", two: "Connected now (2)" },
+  "pt-BR": {
+    title: "Configurações",
+    none: "Nenhum agente conectado.",
+    copied: "Copiado.",
+    since: "conectado",
+    one: "Conectados agora (1)",
+    two: "Conectados agora (2)",
+  },
+};
+
+/** The whitespace-normalised text of each connected client's row. */
+async function clientRows(browser) {
+  return browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="mcp-clients"] li')].map((li) => li.textContent.replace(/\s+/g, " ").trim()),
+  );
+}
+
+// CASES_E2E_LANG=en (or pt-BR) runs one language only, for a quicker loop while working.
+const only = process.env.CASES_E2E_LANG;
+for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
+  describe(`settings: agents connected over MCP (${lang})`, { timeout: 300_000 }, () => {
+    const text = MCP_TEXT[lang];
+    const section = '[data-section="mcp"]';
+    const clients = '[data-testid="mcp-clients"]';
+    const agents = [];
+    let app;
+
+    before(async () => {
+      mcpPython(); // the virtualenv first, so no wait below counts its install
+      app = await launchApp({ env: { GTK_THEME: "Adwaita", ...env } });
+      await click(app.browser, 'nav button[data-nav="settings"]');
+      await waitForText(app.browser, "h1", (t) => t === text.title, "the Settings screen opens");
+      await waitForText(app.browser, '[data-testid="mcp-command"]', (t) => t.length > 0, "the MCP setup loads");
+    });
+
+    after(async () => {
+      for (const agent of agents) agent.kill();
+      await app?.stop();
+    });
+
+    it("shows the stdio command with this data directory, the HTTP URL, and that no agent is connected", async () => {
+      const { browser, dataDir } = app;
+      const command = await textOf(browser, '[data-testid="mcp-command"]');
+      assert.equal(command, `SKILLCASE_DATA_DIR=${dataDir} ${join(ROOT, "target/debug/skillcase")} mcp`);
+      const apiUrl = await textOf(browser, '[data-testid="api-url"]');
+      assert.equal(await textOf(browser, '[data-testid="mcp-url"]'), `${apiUrl}/mcp`);
+      const config = JSON.parse(await textOf(browser, '[data-testid="mcp-config"]'));
+      assert.deepEqual(config, {
+        mcpServers: {
+          skillcase: { command: join(ROOT, "target/debug/skillcase"), args: ["mcp"], env: { SKILLCASE_DATA_DIR: dataDir } },
+        },
+      });
+      assert.equal(await textOf(browser, '[data-testid="mcp-no-clients"] .none'), text.none);
+      await scrollTo(browser, section);
+      await click(browser, '[data-action="copy-mcp-command"]');
+      await waitForText(browser, `${section} [role="status"]`, (t) => t === text.copied, "the copy is confirmed");
+      await screenshot(browser, `settings-mcp-empty-${lang}`);
+      // The ready configuration is folded away until asked for, and copies as shown.
+      assert.equal(await browser.execute(() => document.querySelector('[data-section="mcp"] details').open), false);
+      await click(browser, `${section} summary`);
+      await click(browser, '[data-action="copy-mcp-config"]');
+      await scrollTo(browser, section);
+      await screenshot(browser, `settings-mcp-config-${lang}`);
+      await click(browser, `${section} summary`);
+    });
+
+    it("lists an agent started over stdio from the copied configuration while it is connected, live", async () => {
+      const { browser } = app;
+      const config = await textOf(browser, '[data-testid="mcp-config"]');
+      const agent = await connectAgent({ name: "e2e-stdio-agent", version: "4.5.6", config });
+      agents.push(agent);
+      assert.equal(agent.connected.tools, 8);
+      const listed = await waitForText(browser, clients, (t) => t.includes("e2e-stdio-agent"), "the stdio agent appears");
+      assert.ok(!listed.includes(text.none));
+      assert.deepEqual(await clientRows(browser), [`e2e-stdio-agent 4.5.6 stdio ${text.since} ${lang === "en" ? "now" : "agora"}`]);
+      assert.equal(await textOf(browser, "#mcp-clients-title"), text.one);
+      await scrollTo(browser, section);
+      await screenshot(browser, `settings-mcp-stdio-connected-${lang}`);
+      await agent.disconnect();
+      await waitForText(browser, clients, (t) => t.includes(text.none), "the stdio agent leaves the list");
+    });
+
+    it("lists an agent over Streamable HTTP with the API token beside one over stdio, and each leaves on its own", async () => {
+      const { browser, dataDir } = app;
+      const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+      const url = await textOf(browser, '[data-testid="mcp-url"]');
+      const config = await textOf(browser, '[data-testid="mcp-config"]');
+      const stdio = await connectAgent({ name: "e2e-stdio-agent", version: "4.5.6", config });
+      agents.push(stdio);
+      const http = await connectAgent({ name: "e2e-http-agent", version: "7.8.9", http: url, token });
+      agents.push(http);
+      await waitForText(browser, "#mcp-clients-title", (t) => t === text.two, "both agents are listed");
+      const rows = await clientRows(browser);
+      assert.ok(rows.some((row) => row.startsWith("e2e-http-agent 7.8.9 HTTP ")), JSON.stringify(rows));
+      assert.ok(rows.some((row) => row.startsWith("e2e-stdio-agent 4.5.6 stdio ")), JSON.stringify(rows));
+      await scrollTo(browser, section);
+      await screenshot(browser, `settings-mcp-two-connected-${lang}`);
+      await http.disconnect();
+      await waitForText(browser, clients, (t) => !t.includes("e2e-http-agent") && t.includes("e2e-stdio-agent"), "the HTTP agent leaves");
+      await stdio.disconnect();
+      await waitForText(browser, clients, (t) => t.includes(text.none), "the stdio agent leaves too");
+    });
+  });
+}

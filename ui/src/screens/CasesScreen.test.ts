@@ -15,6 +15,7 @@ function item(n: number, unread = false) {
       summary: "Charged twice.",
       context: [],
       source: n === 3 ? "guardrail_autofallback" : "agent",
+      reason: n === 3 ? "guardrail_autofallback" : n === 1 ? "policy_restriction" : "not_stated",
       waiting_since: "2026-11-30T10:00:00.000Z",
       opened_at: "2026-11-30T10:00:00.000Z",
       updated_at: "2026-11-30T10:00:00.000Z",
@@ -27,8 +28,10 @@ function item(n: number, unread = false) {
 
 const listCases = vi.fn();
 const getCase = vi.fn();
+const caseReport = vi.fn();
 vi.mock("$lib/backend", () => ({
   listCases: (...a: unknown[]) => listCases(...a),
+  caseReport: (...a: unknown[]) => caseReport(...a),
   getCase: (...a: unknown[]) => getCase(...a),
   markCaseRead: vi.fn(async () => {}),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
@@ -46,6 +49,19 @@ beforeEach(() => {
     limit: 100,
     counts: { waiting_on_you: 3, waiting_on_customer: 0, closed: 0, unread: 1 },
   });
+  caseReport.mockReset();
+  caseReport.mockImplementation(async (range: { from: string; to: string }) => ({
+    range,
+    weeks: [
+      { week: "2026-11-23", total: 2, by_reason: [{ reason: "policy_restriction", cases: 2 }] },
+      { week: "2026-11-30", total: 1, by_reason: [{ reason: "tool_failure", cases: 1 }] },
+    ],
+    reasons: [
+      { reason: "policy_restriction", cases: 2, replied: 2, median_first_reply_secs: 2700, reopened: 1 },
+      { reason: "tool_failure", cases: 1, replied: 0, median_first_reply_secs: null, reopened: 0 },
+    ],
+    overall: { cases: 3, replied: 2, median_first_reply_secs: 2700, reopened: 1 },
+  }));
   getCase.mockImplementation(async (id: string) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [], promises: [] }));
 });
 
@@ -96,6 +112,36 @@ describe("the cases screen", () => {
     });
   });
 
+  it("tags a row with the reason the AI handed over, except when none was stated", async () => {
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    expect(rows()[0].querySelector('[data-reason="policy_restriction"]')?.textContent?.trim()).toBe("Policy restriction");
+    expect(rows()[1].querySelector("[data-reason]")).toBeNull();
+  });
+
+  it("filters the inbox by the reason picked", async () => {
+    render(CasesScreen);
+    const select = document.querySelector('select[data-filter="reason"]') as HTMLSelectElement;
+    await fireEvent.change(select, { target: { value: "tool_failure" } });
+    await vi.waitFor(() => expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ reason: "tool_failure" })));
+  });
+
+  it("opens the report with r, shows each reason's figures, and goes back with Esc", async () => {
+    render(CasesScreen);
+    await fireEvent.keyDown(window, { key: "r" });
+    await vi.waitFor(() => expect(screen.getByTestId("report-table")).toBeTruthy());
+    const cells = (reason: string) =>
+      [...document.querySelectorAll(`[data-testid="report-table"] tr[data-reason="${reason}"] td`)].map((c) => c.textContent);
+    expect(cells("policy_restriction")).toEqual(["2", "2", "45 min", "1"]);
+    expect(cells("tool_failure")).toEqual(["1", "0", "no answer yet", "0"]);
+    expect(cells("all")).toEqual(["3", "2", "45 min", "1"]);
+    expect(screen.getByTestId("report-help").textContent).toContain("Reopened: the same conversation already had a case");
+    expect(document.querySelectorAll('[data-testid="reason-chart"] rect.segment')).toHaveLength(2);
+    expect(caseReport).toHaveBeenCalledWith(expect.objectContaining({ from: expect.any(String), to: expect.any(String) }));
+    await fireEvent.keyDown(window, { key: "Escape" });
+    await vi.waitFor(() => expect(screen.queryByTestId("case-report")).toBeNull());
+  });
+
   it("shows the shortcuts with ?", async () => {
     render(CasesScreen);
     await fireEvent.keyDown(window, { key: "?" });
@@ -110,5 +156,15 @@ describe("the cases screen in Portuguese", () => {
     await vi.waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Casos");
     expect(rows()[1].querySelector("[data-delivery-problem]")?.textContent).toBe("Resposta não entregue");
+  });
+
+  it("words the report in Portuguese", async () => {
+    setLocale("pt-BR");
+    render(CasesScreen);
+    await fireEvent.click(screen.getByTestId("open-report"));
+    await vi.waitFor(() => expect(screen.getByTestId("report-title").textContent).toBe("Por que a IA repassou"));
+    await vi.waitFor(() =>
+      expect(document.querySelector('tr[data-reason="policy_restriction"] th')?.textContent?.trim()).toBe("Restrição de política"),
+    );
   });
 });

@@ -11,6 +11,7 @@ vi.mock("$lib/backend", () => ({
   setApiPort: vi.fn(),
   setPolicy: vi.fn(),
   setCalendar: vi.fn(),
+  setQuiet: vi.fn(),
   setLanguage: vi.fn(),
   setTheme: vi.fn(),
   setEndpoint: vi.fn(),
@@ -19,6 +20,9 @@ vi.mock("$lib/backend", () => ({
   rotateToken: vi.fn(),
   pickFolder: vi.fn(),
   copyText: vi.fn(async () => {}),
+  getMcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
+  getMcpClients: vi.fn(async () => []),
+  onMcpClientsChanged: vi.fn(async () => () => {}),
 }));
 
 const TOKEN = "a".repeat(64);
@@ -30,11 +34,13 @@ function view(overrides: Partial<SettingsView> = {}): SettingsView {
       api_port: 7878,
       policy: {
         allow_executable: false,
+        allow_critical_findings: false,
         limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: ["png", "md"] },
       },
       language: "system",
       theme: "system",
       calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
+      quiet: { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 },
     },
     skills_dir: "/repo/skills-examples",
     skills_dir_from_env: false,
@@ -215,6 +221,7 @@ describe("the settings screen", () => {
     await fireEvent.submit((screen.getByLabelText("Asset extensions") as HTMLInputElement).form!);
     expect(mocked.setPolicy).toHaveBeenCalledWith({
       allow_executable: false,
+      allow_critical_findings: false,
       limits: { max_files: 64, max_file_bytes: 2097152, max_total_bytes: 5242880, asset_extensions: ["png", "pdf", "mp3"] },
     });
   });

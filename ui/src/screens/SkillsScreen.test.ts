@@ -19,7 +19,12 @@ const skill = (name: string, description: string, over: Partial<SkillSummary> = 
   ...over,
 });
 
-const library = vi.hoisted(() => ({ skills: [] as SkillSummary[], changed: null as null | (() => void), dropped: null as null | ((d: unknown) => void) }));
+const library = vi.hoisted(() => ({
+  skills: [] as SkillSummary[],
+  changed: null as null | (() => void),
+  dropped: null as null | ((d: unknown) => void),
+  dirStatus: null as null | ((s: { available: boolean; message: string | null }) => void),
+}));
 
 vi.mock("$lib/backend", () => ({
   listSkills: vi.fn(async (query: SkillQuery) => {
@@ -44,7 +49,9 @@ vi.mock("$lib/backend", () => ({
   pickPackages: vi.fn(async () => []),
   onSkillsChanged: vi.fn(async (handler: () => void) => ((library.changed = handler), () => {})),
   onScanProgress: vi.fn(async () => () => {}),
-  onSkillsDirStatus: vi.fn(async () => () => {}),
+  onSkillsDirStatus: vi.fn(
+    async (handler: (s: { available: boolean; message: string | null }) => void) => ((library.dirStatus = handler), () => {}),
+  ),
   onFileDrop: vi.fn(async (handler: (d: unknown) => void) => ((library.dropped = handler), () => {})),
 }));
 
@@ -56,6 +63,7 @@ describe("the skills library", () => {
     vi.clearAllMocks();
     library.changed = null;
     library.dropped = null;
+    library.dirStatus = null;
     library.skills = [
       skill("frete", "Prazos e preços de frete."),
       skill("trocas", "Troca e devolução.", { validity: { errors: 2, warnings: 0 } }),
@@ -109,5 +117,17 @@ describe("the skills library", () => {
     expect(screen.queryByTestId("drop-overlay")).toBeNull();
     expect(vi.mocked(backend.importSkill).mock.calls).toEqual([["/a/frete.zip"], ["/a/evil.zip"]]);
     expect(document.querySelector('[data-source="evil.zip"]')?.getAttribute("data-state")).toBe("refused");
+  });
+
+  it("says which folders the watcher cannot watch while the rest is listed, and clears it when they are", async () => {
+    render(SkillsScreen);
+    await vi.waitFor(() => expect(library.dirStatus).not.toBeNull());
+    const note = "1 folder is not watched (cannot be watched: frete/private (Permission denied)); changes there are picked up by a rescan every 2 s instead";
+    library.dirStatus?.({ available: true, message: note });
+    await vi.waitFor(() => expect(screen.getByTestId("watch-note").textContent).toContain("frete/private"));
+    expect(screen.getByTestId("watch-note").textContent).toMatch(/^Some folders are not watched: .*rescan every 2 s/);
+    expect(screen.queryByRole("alert")).toBeNull();
+    library.dirStatus?.({ available: true, message: null });
+    await vi.waitFor(() => expect(screen.queryByTestId("watch-note")).toBeNull());
   });
 });

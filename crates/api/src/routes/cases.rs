@@ -4,7 +4,9 @@
 //!
 //! The request types mirror [`NewCase`] and its parts with `deny_unknown_fields`, so a misspelt
 //! field is refused by name instead of silently dropped; the agent cannot choose the `source`
-//! (only the guardrail opens `guardrail_autofallback` cases).
+//! (only the guardrail opens `guardrail_autofallback` cases). The handover `reason` is optional,
+//! so agents written before it keep working (their cases are `not_stated`); a reason not in the
+//! list is `invalid_reason`, and nothing is written.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -16,6 +18,7 @@ use crate::extract::JsonBody;
 use crate::state::ApiState;
 use skillcase_application::cases::CaseEvent;
 use skillcase_cases::model::{Case, CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::store::CaseWithTimeline;
 use skillcase_cases::transition::OpenOutcome;
 
@@ -32,6 +35,8 @@ pub struct OpenCaseBody {
     blocker: Option<String>,
     #[serde(default)]
     context: Vec<ContextBody>,
+    /// Why the agent hands over, one of [`HandoverReason::AGENT_CHOICES`]; checked by the domain.
+    reason: Option<String>,
 }
 
 /// The lead as the agent describes it; every field optional.
@@ -53,10 +58,13 @@ pub struct ContextBody {
     at: Option<String>,
 }
 
-impl From<OpenCaseBody> for NewCase {
-    fn from(body: OpenCaseBody) -> Self {
+impl TryFrom<OpenCaseBody> for NewCase {
+    type Error = ApiError;
+
+    fn try_from(body: OpenCaseBody) -> Result<Self, ApiError> {
+        let reason = HandoverReason::from_agent(body.reason.as_deref()).map_err(ApiError::coded)?;
         let LeadBody { id, name, channel, contact } = body.lead;
-        NewCase {
+        Ok(NewCase {
             conversation_id: body.conversation_id,
             lead: Lead { id, name, channel, contact },
             agent_id: body.agent_id,
@@ -69,7 +77,8 @@ impl From<OpenCaseBody> for NewCase {
                 .map(|c| ContextMessage { role: c.role, text: c.text, at: c.at })
                 .collect(),
             source: CaseSource::Agent,
-        }
+            reason,
+        })
     }
 }
 
@@ -103,7 +112,7 @@ pub async fn open(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<OpenCaseBody>,
 ) -> Result<(StatusCode, Json<OpenOutcome>), ApiError> {
-    let outcome = state.app.open_case(body.into()).await?;
+    let outcome = state.app.open_case(body.try_into()?).await?;
     let status = if outcome.already_open { StatusCode::OK } else { StatusCode::CREATED };
     Ok((status, Json(outcome)))
 }
@@ -138,5 +147,5 @@ pub async fn get(
     State(state): State<ApiState>,
     Path(id): Path<String>,
 ) -> Result<Json<CaseWithTimeline>, ApiError> {
-    Ok(Json(state.app.get_case(id).await?))
+    Ok(Json(state.app.get_case_for_agent(id).await?))
 }

@@ -88,7 +88,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         params: &[],
         body: Some("OpenCaseRequest"),
         ok: &[(201, "OpenCaseResponse"), (200, "OpenCaseResponse")],
-        errors: &["text_required", "invalid_case_input"],
+        errors: &["text_required", "invalid_case_input", "invalid_reason"],
         route: |m| on(m, cases::open),
     },
     Endpoint {

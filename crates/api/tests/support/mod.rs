@@ -36,7 +36,8 @@ impl Live {
         .unwrap();
         app.scanned().await.unwrap();
         let state = ApiState { app };
-        let server = serve(ApiConfig { port: 0, ..config }, state.clone()).await.unwrap();
+        let server =
+            serve(ApiConfig { port: 0, ..config }, state.clone(), axum::Router::new()).await.unwrap();
         Live { port: server.port(), state, server, dir }
     }
 

@@ -24,6 +24,8 @@ pub enum SettingsError {
     InvalidTheme { value: String },
     #[error("the business calendar cannot be used: {reason}")]
     InvalidCalendar { field: &'static str, reason: String },
+    #[error("the quiet-customer delay {field} {reason}")]
+    InvalidQuietDelay { field: &'static str, reason: String },
     #[error("the stored setting {key} is not readable ({reason}); save it again in Settings")]
     Corrupt { key: &'static str, reason: String },
     #[error(transparent)]
@@ -41,6 +43,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidLanguage { .. } => "invalid_language",
             SettingsError::InvalidTheme { .. } => "invalid_theme",
             SettingsError::InvalidCalendar { .. } => "invalid_calendar",
+            SettingsError::InvalidQuietDelay { .. } => "invalid_quiet_delay",
             SettingsError::Corrupt { .. } => "settings_corrupt",
             SettingsError::Db(inner) => inner.code(),
         }
@@ -56,7 +59,9 @@ impl Coded for SettingsError {
             SettingsError::InvalidLimit { field, .. } => field,
             SettingsError::InvalidLanguage { .. } => "language",
             SettingsError::InvalidTheme { .. } => "theme",
-            SettingsError::InvalidCalendar { field, .. } => field,
+            SettingsError::InvalidCalendar { field, .. } | SettingsError::InvalidQuietDelay { field, .. } => {
+                field
+            }
             SettingsError::Corrupt { key, .. } => key,
             SettingsError::Db(_) => return None,
         };

@@ -1,5 +1,5 @@
 //! Workspace settings (SPEC C1 *Settings*, B3, B4): the skills directory, the local API port,
-//! the import policy and limits, the UI language and theme. Each lives under its own key in the
+//! the import policy and limits, the UI language and theme, the quiet-customer delays. Each lives under its own key in the
 //! `settings` table as JSON, has one module that owns its default and its validation, and is
 //! refused with a stable code when bad ([`SettingsError`]). The agent endpoint keeps its own
 //! table ([`skillcase_cases::endpoint`]); [`view`] gathers everything Settings shows.
@@ -12,6 +12,7 @@ pub mod appearance;
 pub mod calendar;
 pub mod error;
 pub mod policy;
+pub mod quiet;
 pub mod skills_dir;
 pub mod store;
 pub mod view;
@@ -25,6 +26,7 @@ pub use appearance::{language, set_language, set_theme, theme, Language, Theme};
 pub use calendar::{calendar, calendar_settings, set_calendar};
 pub use error::SettingsError;
 pub use policy::{checked_policy, policy, set_policy};
+pub use quiet::{quiet_settings, set_quiet_settings, QuietSettings};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
 pub use view::{ApiAccess, SettingsView};
 
@@ -42,6 +44,8 @@ pub struct WorkspaceSettings {
     pub theme: Theme,
     /// Where and when the business works: promises' due times are resolved in it.
     pub calendar: skillcase_guard::due::CalendarSettings,
+    /// The reminder and the auto-close when the customer goes quiet.
+    pub quiet: QuietSettings,
 }
 
 /// Reads every workspace setting.
@@ -53,5 +57,6 @@ pub fn load(settings: &dyn SettingsRepository) -> Result<WorkspaceSettings, Sett
         language: language(settings)?,
         theme: theme(settings)?,
         calendar: calendar_settings(settings)?,
+        quiet: quiet_settings(settings)?,
     })
 }

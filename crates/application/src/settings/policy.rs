@@ -1,4 +1,5 @@
-//! The workspace policy setting (SPEC A1, A8): may skills carry executables, and the import
+//! The workspace policy setting (SPEC A1, A8): may skills carry executables or critical security
+//! findings, and the import
 //! limits. Limits are checked on the way in so an import never meets a limit of zero or one
 //! larger than the whole package may be.
 
@@ -46,6 +47,7 @@ pub fn checked_policy(policy: Policy) -> Result<Policy, SettingsError> {
     let asset_extensions = normalised_extensions(&limits.asset_extensions)?;
     Ok(Policy {
         allow_executable: policy.allow_executable,
+        allow_critical_findings: policy.allow_critical_findings,
         limits: ImportLimits { asset_extensions, ..limits },
     })
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::{OutboxRepository, SqliteCases};
 use skillcase_store::Database;
 pub use skillcase_testkit::new_db;
@@ -40,5 +41,6 @@ pub fn refund_case(conversation_id: &str) -> NewCase {
             at: Some("2026-11-30T10:00:00.000Z".into()),
         }],
         source: CaseSource::Agent,
+        reason: HandoverReason::PolicyRestriction,
     }
 }

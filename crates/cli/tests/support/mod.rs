@@ -1,9 +1,11 @@
 //! Helpers for the CLI's tests: the real `skillcase serve` process and a sample case.
 #![allow(dead_code)]
 
+pub mod mcp;
 pub mod process;
 
 use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::reason::HandoverReason;
 
 /// The case an agent opens when a lead asks for a refund it cannot grant.
 pub fn refund_case(conversation_id: &str) -> NewCase {
@@ -25,5 +27,6 @@ pub fn refund_case(conversation_id: &str) -> NewCase {
             at: Some("2026-11-30T10:00:00.000Z".into()),
         }],
         source: CaseSource::Agent,
+        reason: HandoverReason::PolicyRestriction,
     }
 }

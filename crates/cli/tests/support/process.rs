@@ -47,15 +47,20 @@ impl ServeProcess {
     }
 
     /// Sends SIGTERM and waits (at most 10 s) for the process to exit.
-    pub fn terminate(mut self) -> ExitStatus {
+    pub fn terminate(self) -> ExitStatus {
+        self.terminate_within(Duration::from_secs(10))
+    }
+
+    /// Sends SIGTERM and fails the test unless the process exits within `limit`.
+    pub fn terminate_within(mut self, limit: Duration) -> ExitStatus {
         let pid = self.child.id().to_string();
         assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
             }
-            assert!(Instant::now() < deadline, "skillcase serve did not stop within 10 s of SIGTERM");
+            assert!(Instant::now() < deadline, "skillcase serve did not stop within {limit:?} of SIGTERM");
             std::thread::sleep(Duration::from_millis(20));
         }
     }

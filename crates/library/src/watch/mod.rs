@@ -17,11 +17,13 @@
 //! content); `SkillRemoved` → the skill is gone from the directory; `Rescan` and `DirBack` →
 //! [`skill_names`] and re-scan each, treating known skills missing from the list as removed;
 //! `DirUnavailable` → keep what is known and tell the UI (`DomainEvent::SkillsDirStatus`);
-//! `Incomplete` → tell the UI too, since some changes will be missed until the cause is fixed.
+//! `Incomplete` → tell the UI too (some changes arrive only with the next rescan of the unwatched
+//! folders), and `Complete` when that is over.
 
 mod error;
 mod filter;
 mod modes;
+mod polled;
 mod settle;
 mod tree;
 mod worker;
@@ -49,9 +51,15 @@ pub enum WatchEvent {
     DirUnavailable { reason: String },
     /// The skills directory is readable again and watched afresh: re-scan the whole directory.
     DirBack,
-    /// Some folders could not be watched (the OS watch limit, or [`WatchOptions::max_dirs`]),
-    /// so changes inside them will be missed; `reason` says what to do about it.
+    /// Some folders cannot be watched (unreadable, past the OS watch limit or past
+    /// [`WatchOptions::max_dirs`]); every other folder still is, and the unwatched ones are
+    /// rescanned every [`WatchOptions::rescan_unwatched`] instead, so their changes arrive late
+    /// rather than never. `reason` says which folders, why and what to do about it. Said again
+    /// when the set changes (per refused folder; a budget once), and [`WatchEvent::Complete`]
+    /// follows when every folder is watched again.
     Incomplete { reason: String },
+    /// Every folder is watched again after an [`WatchEvent::Incomplete`].
+    Complete,
 }
 
 /// The watcher's bounds and timings. The defaults suit a person saving in an editor and tools
@@ -70,6 +78,8 @@ pub struct WatchOptions {
     pub max_dirs: usize,
     /// Most skills in one batch; beyond it the batch is a single [`WatchEvent::Rescan`].
     pub max_batch: usize,
+    /// How often folders that cannot be watched are rescanned (and tried again).
+    pub rescan_unwatched: Duration,
 }
 
 impl Default for WatchOptions {
@@ -81,6 +91,7 @@ impl Default for WatchOptions {
             max_depth: 8,
             max_dirs: 20_000,
             max_batch: 1_000,
+            rescan_unwatched: Duration::from_secs(2),
         }
     }
 }
@@ -97,9 +108,10 @@ impl SkillsWatcher {
     /// Starts watching `dir`, calling `on_event` on the watcher's thread with each batch.
     ///
     /// A directory that is missing at start is not an error: the first batch is
-    /// [`WatchEvent::DirUnavailable`], and [`WatchEvent::DirBack`] follows when it appears.
-    /// Fails when the path is a file, the OS refuses to watch, or the tree needs more watches
-    /// than allowed.
+    /// [`WatchEvent::DirUnavailable`], and [`WatchEvent::DirBack`] follows when it appears. Nor
+    /// is a folder that cannot be watched, or a tree larger than the watch budget: the first
+    /// batch is [`WatchEvent::Incomplete`] and the rest is watched. Fails only when the path is
+    /// a file or the OS file-notification service cannot start.
     pub fn start(
         dir: &Path,
         options: WatchOptions,

@@ -13,6 +13,7 @@ use notify::{Config, Event, EventKind, RecommendedWatcher, Watcher, WatcherKind}
 
 use super::filter::skill_of;
 use super::modes::ExecBits;
+use super::polled::Polled;
 use super::settle::{Due, Settle};
 use super::tree::{AddError, Tree};
 use super::{is_skill_folder, skill_names, WatchError, WatchEvent, WatchOptions};
@@ -49,8 +50,13 @@ pub(crate) struct Worker<F> {
     tracks_closes: bool,
     /// Set by an event on the directory itself: probe it now rather than at the next poll.
     probe_now: bool,
-    /// Set once an `Incomplete` was reported, so a full watch budget is said once, not per folder.
-    incomplete: bool,
+    /// Fingerprints of the unwatched folders, compared at each rescan.
+    polled: Polled,
+    /// When the unwatched folders are next rescanned.
+    next_rescan: Instant,
+    /// What the last `Incomplete` said, by kind and folder, so it is said again only when that
+    /// changes (a full watch budget is said once, not per folder), and `Complete` follows it.
+    reported: Option<std::collections::BTreeSet<String>>,
     on_event: F,
 }
 
@@ -83,14 +89,13 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
             root_id: None,
             tracks_closes: RecommendedWatcher::kind() == WatcherKind::Inotify,
             probe_now: false,
-            incomplete: false,
+            polled: Polled::default(),
+            next_rescan: Instant::now(),
+            reported: None,
             on_event,
         };
         let first = match probe(root) {
-            Ok(id) => {
-                worker.bring_up(id).map_err(|e| worker.start_error(e))?;
-                Vec::new()
-            }
+            Ok(id) => worker.bring_up(id).into_iter().collect(),
             Err(reason) => vec![WatchEvent::DirUnavailable { reason }],
         };
         Ok((worker, first))
@@ -102,7 +107,10 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
         let mut next_poll = Instant::now() + self.options.poll;
         loop {
             self.deliver(&mut batch);
-            let wake = self.settle.next_due().map_or(next_poll, |due| due.min(next_poll));
+            let mut wake = self.settle.next_due().map_or(next_poll, |due| due.min(next_poll));
+            if !self.tree.unwatched().is_empty() {
+                wake = wake.min(self.next_rescan);
+            }
             match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
                 Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                 Ok(Msg::Fs(res)) => {
@@ -121,6 +129,9 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
                 self.probe_now = false;
                 next_poll = now + self.options.poll;
                 batch.extend(self.check_root());
+            }
+            if self.root_id.is_some() && !self.tree.unwatched().is_empty() && now >= self.next_rescan {
+                batch.extend(self.rescan_unwatched(now));
             }
             batch.extend(self.flush(Instant::now()));
         }
@@ -188,7 +199,10 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
     fn on_error(&mut self, err: notify::Error) -> Vec<WatchEvent> {
         match err.kind {
             notify::ErrorKind::MaxFilesWatch => {
-                self.incomplete(AddError::Limit { limit: super::tree::inotify_limit() }).into_iter().collect()
+                // Where the event stream itself lost track: rescan everything (which re-walks the
+                // tree and records what cannot be watched).
+                self.settle.owe_rescan(Instant::now());
+                Vec::new()
             }
             _ => {
                 self.probe_now = true;
@@ -204,18 +218,92 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
             self.tree.forget_below(path);
             return None;
         }
-        match self.tree.watch_below(&mut self.watcher, path) {
-            Ok(()) => None,
-            Err(err) => self.incomplete(err),
-        }
+        self.tree.watch_below(&mut self.watcher, path);
+        self.report_incomplete()
     }
 
-    /// Reports (once) that some folders go unwatched.
-    fn incomplete(&mut self, err: AddError) -> Option<WatchEvent> {
-        if std::mem::replace(&mut self.incomplete, true) {
+    /// Tries the unwatched folders again (a skill under one now watched is re-read, since what
+    /// happened there meanwhile is unknown) and compares the rest with their last fingerprints.
+    fn rescan_unwatched(&mut self, now: Instant) -> Option<WatchEvent> {
+        self.next_rescan = now + self.options.rescan_unwatched;
+        for dir in self.tree.retry(&mut self.watcher) {
+            if dir == self.root {
+                self.settle.owe_rescan(now);
+            } else if let Some(skill) = skill_of(&self.root, &dir, self.options.max_depth) {
+                self.settle.touch(&skill, now);
+            }
+        }
+        let changed = self.polled.rescan(&self.root, self.tree.unwatched().keys(), self.options.max_depth);
+        for skill in changed {
+            self.settle.touch(&skill, now);
+        }
+        self.report_incomplete()
+    }
+
+    /// `Incomplete` when the unwatched folders (by kind and folder) differ from what was last
+    /// said, `Complete` when none is left after some were reported.
+    fn report_incomplete(&mut self) -> Option<WatchEvent> {
+        let unwatched = self.tree.unwatched();
+        let key: std::collections::BTreeSet<String> =
+            unwatched.iter().map(|(dir, why)| label(dir, why)).collect();
+        let now = (!key.is_empty()).then_some(key);
+        if now == self.reported {
             return None;
         }
-        Some(WatchEvent::Incomplete { reason: self.start_error(err).to_string() })
+        let before = std::mem::replace(&mut self.reported, now);
+        if self.reported.is_none() {
+            return before.map(|_| WatchEvent::Complete);
+        }
+        if self.next_rescan < Instant::now() {
+            self.next_rescan = Instant::now() + self.options.rescan_unwatched;
+        }
+        Some(WatchEvent::Incomplete { reason: self.describe_unwatched() })
+    }
+
+    /// The unwatched folders in words: which, why, and what is done instead.
+    fn describe_unwatched(&self) -> String {
+        let unwatched = self.tree.unwatched();
+        let mut parts = Vec::new();
+        let shown = |dir: &Path| {
+            dir.strip_prefix(&self.root).map_or(dir.display().to_string(), |d| d.display().to_string())
+        };
+        let refused: Vec<String> = unwatched
+            .iter()
+            .filter_map(|(dir, why)| match why {
+                AddError::Other { message } => Some(format!("{} ({message})", shown(dir))),
+                _ => None,
+            })
+            .collect();
+        if !refused.is_empty() {
+            let more = refused.len().saturating_sub(5);
+            let mut list = refused.into_iter().take(5).collect::<Vec<_>>().join(", ");
+            if more > 0 {
+                list.push_str(&format!(" and {more} more"));
+            }
+            parts.push(format!("cannot be watched: {list}"));
+        }
+        for budget in unwatched.values() {
+            let said = match budget {
+                AddError::Limit { limit } => format!(
+                    "the system allows no more file watches{}; raise fs.inotify.max_user_watches",
+                    limit.map(|l| format!(" (limit {l})")).unwrap_or_default()
+                ),
+                AddError::TooMany { max } => {
+                    format!("the skills directory holds more than {max} folders, the most watched")
+                }
+                AddError::Other { .. } => continue,
+            };
+            if !parts.contains(&said) {
+                parts.push(said);
+            }
+        }
+        let count = unwatched.len();
+        let folders = if count == 1 { "1 folder is".to_string() } else { format!("{count} folders are") };
+        format!(
+            "{folders} not watched ({}); changes there are picked up by a rescan every {} s instead",
+            parts.join("; "),
+            self.options.rescan_unwatched.as_secs_f32()
+        )
     }
 
     /// Turns the skills that have settled into events.
@@ -226,9 +314,8 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
             }
             Due::Skills(_) | Due::Rescan => {
                 let mut events = vec![WatchEvent::Rescan];
-                if let Err(err) = self.tree.watch_all(&mut self.watcher) {
-                    events.extend(self.incomplete(err));
-                }
+                self.tree.watch_all(&mut self.watcher);
+                events.extend(self.report_incomplete());
                 self.learn_all();
                 events
             }
@@ -270,20 +357,22 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
 
     fn come_back(&mut self, id: RootId) -> Vec<WatchEvent> {
         let mut events = vec![WatchEvent::DirBack];
-        if let Err(err) = self.bring_up(id) {
-            events.extend(self.incomplete(err));
-        }
+        events.extend(self.bring_up(id));
         events
     }
 
-    /// Watches the whole tree and learns which folders are skills.
-    fn bring_up(&mut self, id: RootId) -> Result<(), AddError> {
+    /// Watches the whole tree and learns which folders are skills; says which folders could not
+    /// be watched, if any.
+    fn bring_up(&mut self, id: RootId) -> Option<WatchEvent> {
         self.root_id = Some(id);
-        self.incomplete = false;
+        self.reported = None;
         self.settle.clear();
-        let watched = self.tree.watch_all(&mut self.watcher);
+        self.polled.clear();
+        self.tree.watch_all(&mut self.watcher);
         self.learn_all();
-        watched
+        self.next_rescan = Instant::now() + self.options.rescan_unwatched;
+        self.polled.rescan(&self.root, self.tree.unwatched().keys(), self.options.max_depth);
+        self.report_incomplete()
     }
 
     /// Learns which folders are skills and which files are executable, from the disk.
@@ -299,15 +388,18 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
         self.settle.clear();
         self.known.clear();
         self.exec_bits.clear();
+        self.polled.clear();
+        self.reported = None;
     }
+}
 
-    fn start_error(&self, err: AddError) -> WatchError {
-        let path = self.root.clone();
-        match err {
-            AddError::Limit { limit } => WatchError::WatchLimitReached { path, limit },
-            AddError::TooMany { max } => WatchError::TooManyFolders { path, max },
-            AddError::Other { path, message } => WatchError::StartFailed { path, message },
-        }
+/// What an unwatched folder counts as when deciding whether to say so again: a budget that ran
+/// out counts once whatever the folder, a refused folder counts on its own.
+fn label(dir: &Path, why: &AddError) -> String {
+    match why {
+        AddError::Limit { .. } => "limit".to_string(),
+        AddError::TooMany { .. } => "too many".to_string(),
+        AddError::Other { message } => format!("{}: {message}", dir.display()),
     }
 }
 

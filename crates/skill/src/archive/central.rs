@@ -46,6 +46,9 @@ pub struct CentralEntry {
     pub local_name_differs: bool,
     /// True when the local header has the encryption flag although the central record has not.
     pub local_encrypted: bool,
+    /// The compression method the local header names; a streaming extractor trusts this one,
+    /// not the central record's, so the two must agree.
+    pub local_method: u16,
 }
 
 impl CentralEntry {
@@ -58,6 +61,7 @@ impl CentralEntry {
     pub fn is_encrypted(&self) -> bool {
         self.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) != 0
             || self.method == METHOD_AES
+            || self.local_method == METHOD_AES
             || self.local_encrypted
     }
 
@@ -218,6 +222,7 @@ fn read_central(bytes: &[u8], pos: usize, index: usize) -> Result<(CentralEntry,
         data_offset: 0,
         local_name_differs: false,
         local_encrypted: false,
+        local_method: 0,
     };
     if u16_at(bytes, pos + 34) != Some(0) {
         return Err(malformed(format!("central directory entry {} lives on another disk", index + 1)));
@@ -276,6 +281,7 @@ fn locate_data(bytes: &[u8], entry: &mut CentralEntry, cd_start: u64) -> Result<
     let name = bytes.get(pos + LOCAL_LEN..pos + LOCAL_LEN + name_len).ok_or_else(missing)?;
     entry.local_name_differs = name != entry.name.as_slice();
     entry.local_encrypted = u16_at(bytes, pos + 6).ok_or_else(missing)? & FLAG_ENCRYPTED != 0;
+    entry.local_method = u16_at(bytes, pos + 8).ok_or_else(missing)?;
     entry.data_offset = (pos + LOCAL_LEN + name_len + extra_len) as u64;
     let data_end = entry.data_offset.checked_add(entry.compressed_size);
     if data_end.is_none_or(|end| end > cd_start) {

@@ -52,12 +52,15 @@ pub fn inspect<R: Read>(reader: R, policy: &Policy) -> Result<Package, ArchiveEr
     let mut bytes = Vec::new();
     reader.take(cap + 1).read_to_end(&mut bytes).map_err(|source| ArchiveError::Read { source })?;
     if bytes.len() as u64 > cap {
-        let finding =
-            Finding::error(codes::ARCHIVE_TOO_LARGE, "", format!("the archive is larger than {cap} bytes"))
-                .hint("remove large or generated files (node_modules, build output) before zipping");
-        return Err(ArchiveError::Refused { findings: vec![finding] });
+        return Err(ArchiveError::Refused { findings: vec![too_large(cap)] });
     }
     inspect_bytes(&bytes, policy).map_err(|findings| ArchiveError::Refused { findings })
+}
+
+/// The refusal of an archive file larger than `cap` bytes.
+pub(crate) fn too_large(cap: u64) -> Finding {
+    Finding::error(codes::ARCHIVE_TOO_LARGE, "", format!("the archive is larger than {cap} bytes"))
+        .hint("remove large or generated files (node_modules, build output) before zipping")
 }
 
 /// Inspects the zip in `bytes` against `policy`: the package (files relative to the skill root,
@@ -191,13 +194,27 @@ fn classify_one<'a>(raw: &'a CentralEntry, limits: &ImportLimits) -> Result<Entr
     Ok(Entry { raw, name, is_dir, junk })
 }
 
+/// The method is checked in both headers: the `zip` crate decompresses by the central record,
+/// a streaming extractor by the local header, so an unknown method in either is refused as such,
+/// and two known ones that differ would let each tool see a different file.
 fn check_method_and_size(raw: &CentralEntry, shown: &str, limits: &ImportLimits) -> Result<(), Finding> {
-    if !matches!(raw.method, METHOD_STORED | METHOD_DEFLATE) {
+    if let Some(method) = [raw.method, raw.local_method].into_iter().find(|m| !is_read(*m)) {
         return Err(entry_finding(
             codes::UNSUPPORTED_COMPRESSION,
             shown,
-            format!("the entry uses compression method {}; only stored and deflate are read", raw.method),
+            format!("the entry uses compression method {method}; only stored (0) and deflate (8) are read"),
             "zip with the default (deflate) compression",
+        ));
+    }
+    if raw.method != raw.local_method {
+        return Err(entry_finding(
+            codes::HEADER_MISMATCH,
+            shown,
+            format!(
+                "the local header says compression method {} and the central directory {}",
+                raw.local_method, raw.method
+            ),
+            "re-create the zip with a standard tool",
         ));
     }
     let declared = raw.uncompressed_size;
@@ -232,6 +249,11 @@ fn check_method_and_size(raw: &CentralEntry, shown: &str, limits: &ImportLimits)
     Ok(())
 }
 
+/// True for the compression methods pass two decompresses.
+fn is_read(method: u16) -> bool {
+    matches!(method, METHOD_STORED | METHOD_DEFLATE)
+}
+
 /// Pass one, across entries: duplicates, case collisions, file/folder clashes, count, total.
 fn check_set(entries: &[Entry], limits: &ImportLimits) -> Result<(), Vec<Finding>> {
     let mut findings = Vec::new();
@@ -250,8 +272,10 @@ fn check_set(entries: &[Entry], limits: &ImportLimits) -> Result<(), Vec<Finding
             findings.push(entry_finding(
                 codes::CASE_COLLISION,
                 &shown,
-                format!("the name differs from `{other}` only in letter case or accents' encoding"),
-                "rename one of the two files; on macOS and Windows they would be the same file",
+                format!(
+                    "the name differs from `{other}` only in letter case, accents' encoding or trailing dots and spaces"
+                ),
+                "rename one of the two files; on macOS or Windows they would be the same file",
             ));
         }
     }

@@ -1,15 +1,18 @@
 //! Import of untrusted `.zip` packages (SPEC A8): [`inspect`] reads and checks an archive in
 //! memory without writing anything (staging and installing a checked package is the library's
-//! `archive::extract`). A refused or failed import leaves nothing behind.
+//! `archive::extract`); [`pack`] is the way out, a skill folder as a `.skill` zip. A refused or failed import leaves nothing behind.
 
 mod central;
 pub mod codes;
+mod file;
 pub mod inspect;
 mod layout;
 mod names;
+pub mod pack;
 
 use std::path::PathBuf;
 
+pub use file::read_package;
 pub use inspect::{inspect, inspect_bytes, max_archive_bytes};
 
 use crate::finding::Finding;

@@ -92,9 +92,12 @@ fn has_drive_prefix(name: &str) -> bool {
 }
 
 /// The key under which two names land on the same file on a case-insensitive or normalising
-/// file system (macOS, Windows): Unicode NFC, then lowercase.
+/// file system (macOS, Windows): Unicode NFC, then lowercase, then each segment without its
+/// trailing dots and spaces, which Windows drops when it creates a file (`a.md.` and `a.md ` are
+/// the file `a.md` there, so extracting both would write one over the other).
 pub fn fold(name: &str) -> String {
-    name.nfc().collect::<String>().to_lowercase()
+    let folded = name.nfc().collect::<String>().to_lowercase();
+    folded.split('/').map(|segment| segment.trim_end_matches(['.', ' '])).collect::<Vec<_>>().join("/")
 }
 
 #[cfg(test)]
@@ -133,5 +136,15 @@ mod tests {
         assert_eq!(fold("References/A.md"), fold("references/a.md"));
         assert_eq!(fold("cafe\u{301}.md"), fold("café.md"));
         assert_ne!(fold("a.md"), fold("b.md"));
+    }
+
+    #[test]
+    fn folding_drops_the_trailing_dots_and_spaces_windows_drops() {
+        assert_eq!(fold("a.md."), fold("a.md"));
+        assert_eq!(fold("a.md "), fold("a.md"));
+        assert_eq!(fold("a.md. . "), fold("a.md"));
+        assert_eq!(fold("references./a.md"), fold("references/a.md"));
+        assert_ne!(fold("a.md"), fold("a.mdx"));
+        assert_ne!(fold(".env"), fold("env"), "a leading dot is part of the name");
     }
 }

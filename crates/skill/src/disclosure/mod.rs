@@ -24,6 +24,7 @@ use std::fmt::Display;
 use std::path::PathBuf;
 
 use crate::model::Skill;
+use crate::skill_dir::{FileError, Reach, SkillDir};
 use skillcase_common::error::Coded;
 
 /// The API's code for a level-3 read of a skill not active in the conversation (SPEC A6). The
@@ -92,21 +93,15 @@ impl Coded for DisclosureError {
     }
 }
 
-/// A `read` callback over the skill's folder on disk: `references/a.md` -> `<dir>/references/a.md`.
-/// It refuses to follow a symbolic link at any segment below the skill folder, so a link planted
-/// after the skill was loaded cannot make the agent read a file outside it.
-pub fn dir_reader(skill: &Skill) -> impl Fn(&str) -> std::io::Result<Vec<u8>> {
+/// A `read` callback over the skill's folder on disk: `references/a.md` -> `<dir>/references/a.md`,
+/// through [`SkillDir`]: the folder is opened without following it if it is a link, the file
+/// relative to it without following a link at any segment and without blocking on a FIFO, then
+/// checked on the opened descriptor (a regular file of at most `max_bytes`) and read no further
+/// than that. So a link or a FIFO swapped in after the skill was validated can neither make the
+/// agent read a file outside the skill nor hold a thread.
+pub fn dir_reader(skill: &Skill, max_bytes: u64) -> impl Fn(&str) -> Result<Vec<u8>, FileError> {
     let dir: PathBuf = skill.dir.clone();
-    move |path: &str| {
-        let mut at = dir.clone();
-        for segment in path.split('/') {
-            at.push(segment);
-            if std::fs::symlink_metadata(&at)?.file_type().is_symlink() {
-                return Err(std::io::Error::other(format!("{segment} is a symbolic link")));
-            }
-        }
-        std::fs::read(at)
-    }
+    move |path: &str| SkillDir::open(&dir, Reach::Listed)?.read(path, max_bytes)
 }
 
 /// Reads `path` and returns it as text: valid UTF-8 without NUL bytes, a leading BOM dropped.

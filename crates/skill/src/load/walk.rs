@@ -1,164 +1,90 @@
-//! The folder walk, written once: junk skipped, symbolic links refused, depth and file count
-//! bounded. How a folder is listed and its entries reached is a [`Folder`]'s job: the portable
-//! [`PathFolder`] here (by path, with `std::fs`), and on Unix the handle-relative folder in
-//! [`super::at`], which the validate-only reading uses.
+//! What the loader does with each entry the folder walk ([`crate::skill_dir::walk`]) meets:
+//! a link or a special file refuses the folder, a regular file is read as the [`Reading`] says,
+//! and the file count is bounded.
 
-use std::fs;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-
-use super::MAX_FILE_BYTES;
-use super::{
-    io, read_needed, unix_mode, validation_only, within_limit, LoadError, Reading, MAX_DEPTH, MAX_FILES,
-};
-use crate::files;
+use super::{read_needed, validation_only, LoadError, Reading, MAX_FILES, MAX_FILE_BYTES};
 use crate::package::PackageFile;
-use crate::validate::{self, Needs, Profile};
+use crate::skill_dir::walk::{self as dir_walk, Listing, Visit};
+use crate::skill_dir::{FileError, Kind, SkillDir};
+use crate::validate::{self, Needs};
 
-/// What a folder entry is, as far as the walk cares.
-pub(super) enum Kind {
-    File,
-    Dir,
-    Symlink,
-    /// A socket, device or pipe: not part of a skill, skipped.
-    Other,
+/// Every regular file under `dir`, in walk order, read as `reading` says.
+pub(super) fn read_files(dir: SkillDir, reading: Reading) -> Result<Vec<PackageFile>, LoadError> {
+    let mut files = Vec::new();
+    dir_walk::walk(dir, &mut |visit| collect(visit, reading, &mut files))?;
+    Ok(files)
 }
 
-/// One open folder of a skill. Implementations make the system calls; the rules stay in [`walk`].
-pub(super) trait Folder: Sized {
-    /// An entry as the listing returns it.
-    type Entry;
-    /// The next entry other than `.` and `..`, `None` at the end.
-    fn next_entry(&mut self) -> Option<Result<Self::Entry, LoadError>>;
-    /// The entry's name, which must be UTF-8 (package paths are text).
-    fn name(&self, entry: &Self::Entry) -> Result<String, LoadError>;
-    /// The entry's kind, without following a symbolic link.
-    fn kind(&self, entry: &Self::Entry) -> Result<Kind, LoadError>;
-    /// Opens the sub-folder `entry`.
-    fn open(&self, entry: &Self::Entry) -> Result<Self, LoadError>;
-    /// Reads the regular file `entry`, whose package path is `path`.
-    fn read(&self, entry: &Self::Entry, path: String) -> Result<PackageFile, LoadError>;
+/// [`read_files`] over any listing (tests hold the portable one to the Unix one).
+#[cfg(test)]
+pub(super) fn read_files_with<F: Listing>(root: F, reading: Reading) -> Result<Vec<PackageFile>, LoadError> {
+    let mut files = Vec::new();
+    dir_walk::walk_folder(root, "", 0, &mut |visit| collect(visit, reading, &mut files))?;
+    Ok(files)
 }
 
-/// Appends every regular file under `folder` (package path `rel`, `depth` levels down) to `out`.
-pub(super) fn walk<F: Folder>(
-    mut folder: F,
-    rel: &str,
-    depth: usize,
-    out: &mut Vec<PackageFile>,
+fn collect<F: Listing>(
+    visit: &Visit<'_, F>,
+    reading: Reading,
+    files: &mut Vec<PackageFile>,
 ) -> Result<(), LoadError> {
-    if depth > MAX_DEPTH {
-        return Err(LoadError::TooDeep(rel.to_string()));
-    }
-    while let Some(entry) = folder.next_entry() {
-        let entry = entry?;
-        let path = child_path(rel, folder.name(&entry)?);
-        if files::is_junk(&path) {
-            continue;
-        }
-        match folder.kind(&entry)? {
-            Kind::Symlink => return Err(LoadError::Symlink(path)),
-            Kind::Dir => walk(folder.open(&entry)?, &path, depth + 1, out)?,
-            Kind::File => {
-                out.push(folder.read(&entry, path)?);
-                if out.len() > MAX_FILES {
-                    return Err(LoadError::TooManyFiles);
-                }
-            }
-            Kind::Other => {}
-        }
+    files.push(read(visit, reading)?);
+    if files.len() > MAX_FILES {
+        return Err(LoadError::TooManyFiles);
     }
     Ok(())
 }
 
-/// The package path of `name` inside the folder at package path `rel`.
-fn child_path(rel: &str, name: String) -> String {
-    if rel.is_empty() {
-        name
-    } else {
-        format!("{rel}/{name}")
+/// Reads one entry: only a regular file is part of a skill.
+fn read<F: Listing>(visit: &Visit<'_, F>, reading: Reading) -> Result<PackageFile, LoadError> {
+    let path = visit.path.to_string();
+    match visit.kind {
+        Kind::File => {}
+        Kind::Symlink => return Err(FileError::Symlink { path }.into()),
+        kind => return Err(FileError::NotRegular { path, kind }.into()),
     }
-}
-
-/// A folder reached by its path, with `std::fs`: works everywhere, and is what reads a package
-/// whole (to store it) on every platform.
-pub(super) struct PathFolder {
-    abs: PathBuf,
-    entries: fs::ReadDir,
-    reading: Reading,
-}
-
-impl PathFolder {
-    /// Lists the folder at `abs`; its files will be read as `reading` says.
-    pub(super) fn open(abs: &Path, reading: Reading) -> Result<Self, LoadError> {
-        let entries = fs::read_dir(abs).map_err(io(abs))?;
-        Ok(PathFolder { abs: abs.to_path_buf(), entries, reading })
-    }
-}
-
-impl Folder for PathFolder {
-    type Entry = fs::DirEntry;
-
-    fn next_entry(&mut self) -> Option<Result<fs::DirEntry, LoadError>> {
-        Some(self.entries.next()?.map_err(io(&self.abs)))
-    }
-
-    fn name(&self, entry: &fs::DirEntry) -> Result<String, LoadError> {
-        entry.file_name().into_string().map_err(|_| LoadError::NonUtf8Name(entry.path()))
-    }
-
-    fn kind(&self, entry: &fs::DirEntry) -> Result<Kind, LoadError> {
-        let kind = entry.file_type().map_err(io(&entry.path()))?;
-        Ok(if kind.is_symlink() {
-            Kind::Symlink
-        } else if kind.is_dir() {
-            Kind::Dir
-        } else if kind.is_file() {
-            Kind::File
-        } else {
-            Kind::Other
-        })
-    }
-
-    fn open(&self, entry: &fs::DirEntry) -> Result<Self, LoadError> {
-        PathFolder::open(&entry.path(), self.reading)
-    }
-
-    fn read(&self, entry: &fs::DirEntry, path: String) -> Result<PackageFile, LoadError> {
-        match self.reading {
-            Reading::Whole => read_file(&entry.path(), path),
-            Reading::ForRules(profile) => read_for_rules(entry, path, profile),
+    match reading {
+        Reading::Whole => {
+            let file = visit.open(MAX_FILE_BYTES)?;
+            let mode = file.stat().unix_mode;
+            Ok(PackageFile::new(path, file.read_all()?, mode))
+        }
+        Reading::ForRules { profile, limit } => {
+            read_for_rules(visit, path, validate::needs(visit.path, profile), limit)
         }
     }
 }
 
-/// Opens the file once and sizes it from the open handle, so a file costs an open, an fstat and
-/// its reads.
-fn read_file(abs: &Path, path: String) -> Result<PackageFile, LoadError> {
-    let mut file = fs::File::open(abs).map_err(io(abs))?;
-    let meta = file.metadata().map_err(io(abs))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(LoadError::FileTooLarge { path, bytes: meta.len() });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes).map_err(io(abs))?;
-    Ok(PackageFile::new(path, bytes, unix_mode(&meta)))
-}
-
-/// Reads what the rules of `profile` look at (by path; on Unix this reading uses [`super::at`]):
-/// a file they only size costs one `stat` relative to its folder; any other an open, an fstat and
-/// the reads of its needed head (one `read` for most).
-fn read_for_rules(entry: &fs::DirEntry, path: String, profile: Profile) -> Result<PackageFile, LoadError> {
-    let needs = validate::needs(&path, profile);
+/// Reads what the rules look at: a file they only size costs one `stat` relative to its folder;
+/// any other an open, an fstat and the reads of its needed head (one `read` for most). A file
+/// over `limit` is sized and not read: the rules report its size; SKILL.md and the config,
+/// which the rules read whole, refuse the folder instead.
+fn read_for_rules<F: Listing>(
+    visit: &Visit<'_, F>,
+    path: String,
+    needs: Needs,
+    limit: u64,
+) -> Result<PackageFile, LoadError> {
     if needs == Needs::Head(0) {
-        let meta = entry.metadata().map_err(io(&entry.path()))?;
-        within_limit(&path, meta.len())?;
-        return Ok(validation_only(path, Vec::new(), meta.len(), unix_mode(&meta)));
+        let stat = visit.stat()?;
+        match stat.kind {
+            Kind::File => {}
+            Kind::Symlink => return Err(FileError::Symlink { path }.into()),
+            kind => return Err(FileError::NotRegular { path, kind }.into()),
+        }
+        if stat.size > MAX_FILE_BYTES {
+            return Err(FileError::TooLarge { path, size: stat.size, limit: MAX_FILE_BYTES }.into());
+        }
+        return Ok(validation_only(path, Vec::new(), stat.size, stat.unix_mode));
     }
-    let abs = entry.path();
-    let file = fs::File::open(&abs).map_err(io(&abs))?;
-    let meta = file.metadata().map_err(io(&abs))?;
-    within_limit(&path, meta.len())?;
-    let bytes = read_needed(&file, meta.len() as usize, needs).map_err(io(&abs))?;
-    Ok(validation_only(path, bytes, meta.len(), unix_mode(&meta)))
+    let file = visit.open(MAX_FILE_BYTES)?;
+    let (size, mode) = (file.stat().size, file.stat().unix_mode);
+    if size > limit {
+        if needs == Needs::All {
+            return Err(FileError::TooLarge { path, size, limit }.into());
+        }
+        return Ok(validation_only(path, Vec::new(), size, mode));
+    }
+    let bytes = read_needed(file.file(), size as usize, needs).map_err(|e| FileError::io(&path, e))?;
+    Ok(validation_only(path, bytes, size, mode))
 }

@@ -10,6 +10,8 @@ pub const ALL_CODES: &[&str] = &[
     "not_a_directory",
     "io_error",
     "symlink",
+    "not_regular_file",
+    "path_not_beneath",
     "too_deep",
     "non_utf8_name",
     // SKILL.md framing and YAML
@@ -62,6 +64,7 @@ pub const ALL_CODES: &[&str] = &[
     "asset_extension_not_allowed",
     "executable_content",
     "zip_root_layout",
+    "nested_archive",
     // body and references
     "reference_missing",
     "body_link_broken",

@@ -9,6 +9,8 @@ use crate::package::PackageFile;
 /// Anthropic's upload limits (claude profile).
 const CLAUDE_MAX_FILES: u64 = 200;
 const CLAUDE_MAX_BYTES: u64 = 30 * 1024 * 1024;
+/// Archive extensions Anthropic's upload refuses inside a skill zip ("cannot contain nested zip files").
+const ARCHIVE_EXTENSIONS: &[&str] = &["zip", "skill", "tar", "gz", "tgz", "7z", "rar"];
 /// How much of a file the executable check reads (`#!`).
 pub(super) const SHEBANG_BYTES: usize = 2;
 
@@ -32,6 +34,19 @@ fn claude(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
             )
             .hint("zip the skill folder itself, so the zip has exactly one top-level folder equal to `name`"),
         );
+    }
+    for file in &ctx.pkg.files {
+        let ext = files::extension(&file.path);
+        if ARCHIVE_EXTENSIONS.contains(&ext.as_str()) {
+            out.push(
+                Finding::error(
+                    "nested_archive",
+                    &file.path,
+                    format!("{} is an archive; Anthropic's upload refuses a zip holding another", file.path),
+                )
+                .hint("unpack the archive into the skill's folders, or leave it out"),
+            );
+        }
     }
 }
 

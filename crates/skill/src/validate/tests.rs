@@ -406,3 +406,11 @@ fn profiles_parse_from_their_names() {
     assert_eq!(Profile::default(), Profile::Skillcase);
     assert!("strict".parse::<Profile>().is_err());
 }
+
+#[test]
+fn claude_refuses_an_archive_inside_the_skill() {
+    let files = [("SKILL.md", skill_md(OK)), ("assets/data.zip", "PK".to_string())];
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    assert_eq!(codes(&run(Profile::Claude, "demo", &files)), ["nested_archive"]);
+    assert!(!codes(&run(Profile::Standard, "demo", &files)).contains(&"nested_archive"));
+}

@@ -28,6 +28,10 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0005_case_read_at.sql"),
     include_str!("migrations/0006_promise_ledger.sql"),
     include_str!("migrations/0007_promise_overdue.sql"),
+    include_str!("migrations/0008_internal_notes.sql"),
+    include_str!("migrations/0009_case_search.sql"),
+    include_str!("migrations/0010_handover_reason.sql"),
+    include_str!("migrations/0011_quiet_customers.sql"),
 ];
 
 /// Why the database could not be opened.

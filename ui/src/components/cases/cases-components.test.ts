@@ -5,10 +5,19 @@ import type { Case } from "$lib/backend";
 import InboxTabs from "./InboxTabs.svelte";
 import ReplyPanel from "./ReplyPanel.svelte";
 import WaitingTime from "./WaitingTime.svelte";
+import BulkBar from "./BulkBar.svelte";
 import { clock } from "$lib/cases/clock.svelte";
 
 const replyToCase = vi.fn();
-vi.mock("$lib/backend", () => ({ replyToCase: (...args: unknown[]) => replyToCase(...args) }));
+const addCaseNote = vi.fn();
+const markCasesRead = vi.fn();
+const cancelCases = vi.fn();
+vi.mock("$lib/backend", () => ({
+  replyToCase: (...args: unknown[]) => replyToCase(...args),
+  addCaseNote: (...args: unknown[]) => addCaseNote(...args),
+  markCasesRead: (...args: unknown[]) => markCasesRead(...args),
+  cancelCases: (...args: unknown[]) => cancelCases(...args),
+}));
 
 function aCase(overrides: Partial<Case> = {}): Case {
   return {
@@ -21,6 +30,7 @@ function aCase(overrides: Partial<Case> = {}): Case {
     summary: "Charged twice.",
     context: [],
     source: "agent",
+    reason: "policy_restriction",
     waiting_since: "2026-11-30T10:00:00.000Z",
     opened_at: "2026-11-30T10:00:00.000Z",
     updated_at: "2026-11-30T10:00:00.000Z",
@@ -33,6 +43,9 @@ beforeEach(() => {
   setLocale("en");
   localStorage.clear();
   replyToCase.mockReset();
+  addCaseNote.mockReset();
+  markCasesRead.mockReset();
+  cancelCases.mockReset();
 });
 
 describe("the inbox tabs", () => {
@@ -94,6 +107,41 @@ describe("the reply panel", () => {
     expect(localStorage.getItem("skillcase.case-drafts")).toBe("{}");
   });
 
+  it("with Send & next, sends and then asks for the next case", async () => {
+    const onnext = vi.fn();
+    const answered = aCase({ status: "resolved" });
+    replyToCase.mockResolvedValue({ case: answered, events: [], deliveries: [] });
+    render(ReplyPanel, { props: { current: aCase(), onsent: () => {}, onnext } });
+    await fireEvent.click(screen.getByRole("radio", { name: /Resolved/ }));
+    await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Refunded today." } });
+    await fireEvent.click(screen.getByTestId("send-next"));
+    await vi.waitFor(() => expect(onnext).toHaveBeenCalledWith(answered));
+  });
+
+  it("with plain Send, does not open the next case", async () => {
+    const onnext = vi.fn();
+    replyToCase.mockResolvedValue({ case: aCase({ status: "resolved" }), events: [], deliveries: [] });
+    const onsent = vi.fn();
+    render(ReplyPanel, { props: { current: aCase(), onsent, onnext } });
+    await fireEvent.click(screen.getByRole("radio", { name: /Resolved/ }));
+    await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Refunded today." } });
+    await fireEvent.click(screen.getByTestId("send"));
+    await vi.waitFor(() => expect(onsent).toHaveBeenCalled());
+    expect(onnext).not.toHaveBeenCalled();
+  });
+
+  it("opens the next case after a confirmed escalation sent with Send & next", async () => {
+    const onnext = vi.fn();
+    replyToCase.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
+    render(ReplyPanel, { props: { current: aCase(), onsent: () => {}, onnext } });
+    await fireEvent.click(screen.getByRole("radio", { name: /Escalate/ }));
+    await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Legal threat." } });
+    await fireEvent.click(screen.getByTestId("send-next"));
+    expect(onnext).not.toHaveBeenCalled();
+    await fireEvent.click(screen.getByTestId("confirm-yes"));
+    await vi.waitFor(() => expect(onnext).toHaveBeenCalled());
+  });
+
   it("asks to confirm an escalation before sending it", async () => {
     replyToCase.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
     render(ReplyPanel, { current: aCase(), onsent: () => {} });
@@ -128,5 +176,96 @@ describe("the reply panel", () => {
     render(ReplyPanel, { current: aCase({ status: "resolved" }), onsent: () => {} });
     expect(screen.getByTestId("reply-closed").textContent).toBe("This case is closed; it takes no more answers.");
     expect(screen.queryAllByRole("radio")).toEqual([]);
+  });
+});
+
+describe("the internal note", () => {
+  it("is a tab beside the reply that says the note is not sent", async () => {
+    render(ReplyPanel, { current: aCase(), onsent: () => {} });
+    await fireEvent.click(screen.getByRole("tab", { name: /Internal note/ }));
+    expect(screen.getByRole("tab", { selected: true }).textContent).toContain("Internal note");
+    expect(screen.getByLabelText(/not sent to the agent or the customer/)).toBeTruthy();
+  });
+
+  it("saves the note without sending a reply", async () => {
+    const onsent = vi.fn();
+    addCaseNote.mockResolvedValue({ case: aCase(), events: [], deliveries: [], promises: [] });
+    render(ReplyPanel, { current: aCase(), onsent });
+    await fireEvent.click(screen.getByTestId("tab-note"));
+    await fireEvent.input(screen.getByTestId("note-text"), { target: { value: "Manager approved by phone." } });
+    await fireEvent.click(screen.getByTestId("save-note"));
+    await vi.waitFor(() => expect(onsent).toHaveBeenCalled());
+    expect(addCaseNote).toHaveBeenCalledWith("case-1", "Manager approved by phone.");
+    expect(replyToCase).not.toHaveBeenCalled();
+    expect((screen.getByTestId("note-text") as HTMLTextAreaElement).value).toBe("");
+  });
+
+  it("refuses an empty note with a message and saves nothing", async () => {
+    render(ReplyPanel, { current: aCase(), onsent: () => {} });
+    await fireEvent.click(screen.getByTestId("tab-note"));
+    await fireEvent.input(screen.getByTestId("note-text"), { target: { value: "   " } });
+    await fireEvent.click(screen.getByTestId("save-note"));
+    expect(screen.getByRole("alert").textContent).toBe("Write the note first: an empty note is not saved.");
+    expect(addCaseNote).not.toHaveBeenCalled();
+  });
+
+  it("can be written on a closed case", async () => {
+    render(ReplyPanel, { current: aCase({ status: "resolved", closed_at: "2026-11-30T11:00:00.000Z" }), onsent: () => {} });
+    await fireEvent.click(screen.getByTestId("tab-note"));
+    expect(screen.getByTestId("note-text")).toBeTruthy();
+  });
+
+  it("speaks Portuguese", async () => {
+    setLocale("pt-BR");
+    render(ReplyPanel, { current: aCase(), onsent: () => {} });
+    await fireEvent.click(screen.getByTestId("tab-note"));
+    await fireEvent.click(screen.getByTestId("save-note"));
+    expect(screen.getByRole("alert").textContent).toBe("Escreva a nota primeiro: uma nota vazia não é salva.");
+  });
+});
+
+describe("the bulk actions bar", () => {
+  it("marks the picked cases read and says how many", async () => {
+    const ondone = vi.fn();
+    markCasesRead.mockResolvedValue(undefined);
+    render(BulkBar, { props: { ids: ["a", "b"], cancellable: true, ondone, onclear: () => {} } });
+    expect(screen.getByTestId("bulk-count").textContent).toBe("2 cases selected");
+    await fireEvent.click(screen.getByTestId("bulk-read"));
+    expect(markCasesRead).toHaveBeenCalledWith(["a", "b"], true);
+    await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("2 cases marked read."));
+  });
+
+  it("cancels only with a reason, after asking", async () => {
+    const ondone = vi.fn();
+    cancelCases.mockResolvedValue([]);
+    render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
+    await fireEvent.click(screen.getByTestId("bulk-cancel"));
+    expect(screen.getByTestId("bulk-cancel-dialog").textContent).toContain("Cancel 1 case?");
+    await fireEvent.click(screen.getByTestId("bulk-cancel-yes"));
+    expect(screen.getByTestId("bulk-cancel-error").textContent).toBe("Write why these cases are cancelled.");
+    expect(cancelCases).not.toHaveBeenCalled();
+    await fireEvent.input(screen.getByTestId("bulk-cancel-reason"), { target: { value: "Spam" } });
+    await fireEvent.click(screen.getByTestId("bulk-cancel-yes"));
+    expect(cancelCases).toHaveBeenCalledWith(["a"], "Spam");
+    await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case cancelled."));
+  });
+
+  it("says why nothing changed when the backend refuses", async () => {
+    markCasesRead.mockRejectedValue({ code: "case_not_found", message: "no case with id a" });
+    render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone: () => {}, onclear: () => {} } });
+    await fireEvent.click(screen.getByTestId("bulk-unread"));
+    expect((await screen.findByTestId("bulk-error")).textContent).toBe("Nothing was changed: no case with id a");
+  });
+
+  it("does not offer to cancel closed cases", () => {
+    render(BulkBar, { props: { ids: ["a"], cancellable: false, ondone: () => {}, onclear: () => {} } });
+    expect((screen.getByTestId("bulk-cancel") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("speaks Portuguese", () => {
+    setLocale("pt-BR");
+    render(BulkBar, { props: { ids: ["a", "b", "c"], cancellable: true, ondone: () => {}, onclear: () => {} } });
+    expect(screen.getByTestId("bulk-count").textContent).toBe("3 casos selecionados");
+    expect(screen.getByTestId("bulk-read").textContent?.trim()).toBe("Marcar como lido");
   });
 });

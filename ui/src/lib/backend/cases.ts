@@ -18,6 +18,12 @@ import type { TabCounts } from "../bindings/TabCounts";
 import type { Promise as CasePromise } from "../bindings/Promise";
 import type { PendingPromise } from "../bindings/PendingPromise";
 import type { GuardSpan } from "../bindings/GuardSpan";
+import type { HandoverReason } from "../bindings/HandoverReason";
+import type { CaseReport } from "../bindings/CaseReport";
+import type { ReportRange } from "../bindings/ReportRange";
+import type { ReportSummary } from "../bindings/ReportSummary";
+import type { ReportWeek } from "../bindings/ReportWeek";
+import type { QuietPlan } from "../bindings/QuietPlan";
 import * as commands from "../bindings/commands";
 
 export type {
@@ -38,11 +44,22 @@ export type {
   CasePromise,
   PendingPromise,
   GuardSpan,
+  HandoverReason,
+  CaseReport,
+  ReportRange,
+  ReportSummary,
+  ReportWeek,
+  QuietPlan,
 };
 
-/** One inbox page (tab, search, status, dates, offset, limit). */
+/** One inbox page (tab, search, status, reason, dates, offset, limit). */
 export function listCases(filter: CaseFilter): Promise<CasePage> {
   return commands.casesList({ filter });
+}
+
+/** The handover report over the cases opened in `range` (days, both included). */
+export function caseReport(range: ReportRange): Promise<CaseReport> {
+  return commands.casesReport({ range });
 }
 
 /** Cases per tab and unread cases waiting on the person. */
@@ -60,9 +77,29 @@ export function markCaseRead(id: string, read: boolean): Promise<void> {
   return commands.caseMarkRead({ id, read });
 }
 
+/** Bulk action: marks the cases read or unread again, all or none. */
+export function markCasesRead(ids: string[], read: boolean): Promise<void> {
+  return commands.casesMarkRead({ ids, read });
+}
+
+/** Bulk action: cancels the open cases with one reason, all or none; returns them cancelled. */
+export function cancelCases(ids: string[], reason: string): Promise<Case[]> {
+  return commands.casesCancel({ ids, reason });
+}
+
+/** For Send & next: the case waiting on the person longest, other than `except`; null when none. */
+export function nextCaseWaiting(except: string): Promise<string | null> {
+  return commands.caseNextWaiting({ except });
+}
+
 /** The person's answer; returns the case as it now stands. */
 export function replyToCase(id: string, action: HumanAction, text: string): Promise<CaseWithTimeline> {
   return commands.caseReply({ id, action, text });
+}
+
+/** A person's internal note on the case (never sent to the agent); returns the case as it now stands. */
+export function addCaseNote(id: string, text: string): Promise<CaseWithTimeline> {
+  return commands.caseAddNote({ id, text });
 }
 
 /** Sends a failed or dead delivery again. */

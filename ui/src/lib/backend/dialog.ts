@@ -5,3 +5,8 @@ import * as commands from "../bindings/commands";
 export function pickFolder(title: string, start?: string): Promise<string | null> {
   return commands.pickFolder({ title, start: start ?? null });
 }
+
+/** The native save dialog, proposing `defaultName`; `null` when the person cancels. */
+export function pickSaveFile(title: string, defaultName: string, filterName: string, extensions: string[]): Promise<string | null> {
+  return commands.pickSaveFile({ title, defaultName, filterName, extensions });
+}

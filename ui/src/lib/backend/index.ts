@@ -9,4 +9,5 @@ export * from "./app";
 export * from "./skills";
 export * from "./cases";
 export * from "./settings";
+export * from "./mcp";
 export * from "./dialog";

@@ -9,9 +9,10 @@ import type { Language } from "../bindings/Language";
 import type { Theme } from "../bindings/Theme";
 import type { GuardCalendarSettings as CalendarSettings } from "../bindings/GuardCalendarSettings";
 import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
+import type { QuietSettings } from "../bindings/QuietSettings";
 import * as commands from "../bindings/commands";
 
-export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday };
+export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday, QuietSettings };
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
@@ -46,6 +47,11 @@ export function setTheme(theme: Theme): Promise<SettingsView> {
 /** Saves the business calendar promises' due times are resolved in. */
 export function setCalendar(calendar: CalendarSettings): Promise<SettingsView> {
   return commands.settingsSetCalendar({ calendar });
+}
+
+/** Saves the quiet-customer reminder and auto-close delays. */
+export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
+  return commands.settingsSetQuiet({ quiet });
 }
 
 /** Saves the agent endpoint. */

@@ -9,6 +9,7 @@ import type { ActivationSegment } from "../bindings/ActivationSegment";
 import type { ActivationSegmentKind } from "../bindings/ActivationSegmentKind";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { DayCount } from "../bindings/DayCount";
+import type { ExportReport } from "../bindings/ExportReport";
 import type { DiffHunk } from "../bindings/DiffHunk";
 import type { DiffLine } from "../bindings/DiffLine";
 import type { FileDiff } from "../bindings/FileDiff";
@@ -16,6 +17,8 @@ import type { Finding } from "../bindings/Finding";
 import type { ImportReport } from "../bindings/ImportReport";
 import type { Index } from "../bindings/Index";
 import type { MatchOutcome } from "../bindings/MatchOutcome";
+import type { ScanFinding } from "../bindings/ScanFinding";
+import type { ScanSeverity } from "../bindings/ScanSeverity";
 import type { IndexFormat } from "../bindings/IndexFormat";
 import type { SkillDetail } from "../bindings/SkillDetail";
 import type { SkillPage } from "../bindings/SkillPage";
@@ -25,6 +28,9 @@ import type { VersionInfo } from "../bindings/VersionInfo";
 import * as commands from "../bindings/commands";
 
 export type {
+  ExportReport,
+  ScanFinding,
+  ScanSeverity,
   Activation,
   ActivationSegment,
   ActivationSegmentKind,
@@ -118,6 +124,16 @@ export function importSkill(path: string): Promise<ImportReport> {
 /** Opens the native file dialog for packages; resolves with the chosen paths (empty when cancelled). */
 export function pickPackages(title: string, filterName: string): Promise<string[]> {
   return commands.skillsPickPackages({ title, filterName });
+}
+
+/** Packs the skill into the `.skill` zip at `path`, refused when it breaks Anthropic's upload rules. */
+export function exportSkill(name: string, path: string): Promise<ExportReport> {
+  return commands.skillExport({ name, path });
+}
+
+/** The security scan of the skill's live folder. */
+export function skillSecurityScan(name: string): Promise<ScanFinding[]> {
+  return commands.skillSecurityScan({ name });
 }
 
 /** Every recorded version of a skill, newest first. */

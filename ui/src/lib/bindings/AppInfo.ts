@@ -24,4 +24,9 @@ database_path: string,
 /**
  * The local agent API, when this process runs it (the desktop app does; the CLI's `info` does not).
  */
-api: ApiStatus | null, };
+api: ApiStatus | null, 
+/**
+ * The watcher's words while some folders of the skills directory cannot be watched and are
+ * rescanned instead (unreadable, or past a watch limit); `None` while everything is watched.
+ */
+skills_watch: string | null, };

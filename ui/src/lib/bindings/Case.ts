@@ -2,6 +2,7 @@
 import type { CaseSource } from "./CaseSource";
 import type { CaseStatus } from "./CaseStatus";
 import type { ContextMessage } from "./ContextMessage";
+import type { HandoverReason } from "./HandoverReason";
 import type { Lead } from "./Lead";
 
 /**
@@ -24,6 +25,10 @@ blocker?: string,
  * The recent messages the agent supplied when it opened the case.
  */
 context: Array<ContextMessage>, source: CaseSource, 
+/**
+ * Why the AI handed over (`not_stated` when the agent did not say).
+ */
+reason: HandoverReason, 
 /**
  * Since when the case waits on the person or the lead; `None` once closed.
  */

@@ -3,6 +3,7 @@ import type { Case } from "./Case";
 import type { CaseEvent } from "./CaseEvent";
 import type { Delivery } from "./Delivery";
 import type { Promise } from "./Promise";
+import type { QuietPlan } from "./QuietPlan";
 
 /**
  * A case as the detail screen and `GET /v1/cases/{id}` show it.
@@ -19,4 +20,9 @@ deliveries: Array<Delivery>,
 /**
  * What the agent promised the customer on this case, oldest first (the promise ledger).
  */
-promises: Array<Promise>, };
+promises: Array<Promise>, 
+/**
+ * When the reminder goes and the case closes while it waits on the customer; filled in by
+ * the application, which knows the delays ([`super::quiet::plan`]).
+ */
+quiet?: QuietPlan, };

@@ -32,6 +32,7 @@ unchanged: boolean, files: Array<ImportedFile>,
  */
 findings: Array<Finding>, 
 /**
- * Set on refusal: the stable code (`import_refused` or a more specific one).
+ * Set on refusal: the stable code (`import_refused`, `import_security_refused` or
+ * `skill_name_invalid`).
  */
 refused: string | null, };

@@ -2,10 +2,17 @@
 import type { ImportLimits } from "./ImportLimits";
 
 /**
- * The workspace policy: may skills carry executable content, and the import limits.
+ * The workspace policy: may skills carry executable content, may an import carry a critical
+ * security finding, and the import limits.
  */
 export type Policy = { 
 /**
  * Setting `allow_executable`: false (the default) refuses scripts and executables.
  */
-allow_executable: boolean, limits: ImportLimits, };
+allow_executable: boolean, 
+/**
+ * Setting `allow_critical_findings`: false (the default) refuses an import the security scan
+ * finds anything critical in (`import_security_refused`). Absent in policies saved before it
+ * existed, which read as false.
+ */
+allow_critical_findings: boolean, limits: ImportLimits, };

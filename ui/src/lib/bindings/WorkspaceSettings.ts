@@ -2,6 +2,7 @@
 import type { GuardCalendarSettings } from "./GuardCalendarSettings";
 import type { Language } from "./Language";
 import type { Policy } from "./Policy";
+import type { QuietSettings } from "./QuietSettings";
 import type { Theme } from "./Theme";
 
 /**
@@ -15,4 +16,8 @@ skills_dir: string | null, api_port: number, policy: Policy, language: Language,
 /**
  * Where and when the business works: promises' due times are resolved in it.
  */
-calendar: GuardCalendarSettings, };
+calendar: GuardCalendarSettings, 
+/**
+ * The reminder and the auto-close when the customer goes quiet.
+ */
+quiet: QuietSettings, };

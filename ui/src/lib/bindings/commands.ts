@@ -2,13 +2,16 @@
 // Every command of the desktop shell, typed from its Rust declaration.
 import type { Activation } from "./Activation";
 import type { AppInfo } from "./AppInfo";
+import type { Case } from "./Case";
 import type { CaseFilter } from "./CaseFilter";
 import type { CasePage } from "./CasePage";
+import type { CaseReport } from "./CaseReport";
 import type { CaseWithTimeline } from "./CaseWithTimeline";
 import type { CatalogEntry } from "./CatalogEntry";
 import type { DayCount } from "./DayCount";
 import type { Delivery } from "./Delivery";
 import type { EndpointInput } from "./EndpointInput";
+import type { ExportReport } from "./ExportReport";
 import type { FileDiff } from "./FileDiff";
 import type { Finding } from "./Finding";
 import type { GuardCalendarSettings } from "./GuardCalendarSettings";
@@ -17,9 +20,14 @@ import type { ImportReport } from "./ImportReport";
 import type { Index } from "./Index";
 import type { IndexFormat } from "./IndexFormat";
 import type { MatchOutcome } from "./MatchOutcome";
+import type { McpClient } from "./McpClient";
+import type { McpSetup } from "./McpSetup";
 import type { OutboxStatus } from "./OutboxStatus";
 import type { PingOutcome } from "./PingOutcome";
 import type { Policy } from "./Policy";
+import type { QuietSettings } from "./QuietSettings";
+import type { ReportRange } from "./ReportRange";
+import type { ScanFinding } from "./ScanFinding";
 import type { SettingsView } from "./SettingsView";
 import type { SkillDetail } from "./SkillDetail";
 import type { SkillPage } from "./SkillPage";
@@ -33,6 +41,14 @@ import { call } from "../backend/core";
  */
 export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>("app_info");
+}
+
+/**
+ * A person's internal note on the case: on the timeline, never sent to the agent.
+ * Returns the case as it now stands.
+ */
+export function caseAddNote(args: { id: string; text: string }): Promise<CaseWithTimeline> {
+  return call<CaseWithTimeline>("case_add_note", args);
 }
 
 /**
@@ -50,11 +66,25 @@ export function caseMarkRead(args: { id: string; read: boolean }): Promise<void>
 }
 
 /**
+ * For resolve-and-next: the case waiting on the person longest, other than `except`.
+ */
+export function caseNextWaiting(args: { except: string | null }): Promise<string | null> {
+  return call<string | null>("case_next_waiting", args);
+}
+
+/**
  * The person's answer: resolved, need info from the customer, or escalate, with its text.
  * Returns the case as it now stands, with the pending delivery that relays the answer.
  */
 export function caseReply(args: { id: string; action: HumanAction; text: string }): Promise<CaseWithTimeline> {
   return call<CaseWithTimeline>("case_reply", args);
+}
+
+/**
+ * Bulk action: cancels the open cases with one reason, all or none.
+ */
+export function casesCancel(args: { ids: Array<string>; reason: string }): Promise<Array<Case>> {
+  return call<Array<Case>>("cases_cancel", args);
 }
 
 /**
@@ -69,6 +99,21 @@ export function casesCounts(): Promise<TabCounts> {
  */
 export function casesList(args: { filter: CaseFilter }): Promise<CasePage> {
   return call<CasePage>("cases_list", args);
+}
+
+/**
+ * Bulk action: marks the cases read or unread again, all or none.
+ */
+export function casesMarkRead(args: { ids: Array<string>; read: boolean }): Promise<void> {
+  return call<void>("cases_mark_read", args);
+}
+
+/**
+ * The handover report: cases per reason per week, median time to the first human reply,
+ * reopened cases, over the cases opened in `range`.
+ */
+export function casesReport(args: { range: ReportRange }): Promise<CaseReport> {
+  return call<CaseReport>("cases_report", args);
 }
 
 /**
@@ -100,6 +145,20 @@ export function deliveryRetry(args: { id: string }): Promise<Delivery> {
 }
 
 /**
+ * The MCP clients connected right now, over stdio (any process on this data directory) or HTTP.
+ */
+export function mcpClients(): Promise<Array<McpClient>> {
+  return call<Array<McpClient>>("mcp_clients");
+}
+
+/**
+ * The stdio command an agent's host starts, and the Streamable HTTP URL while the API listens.
+ */
+export function mcpSetup(): Promise<McpSetup> {
+  return call<McpSetup>("mcp_setup");
+}
+
+/**
  * Whether replies reach the agent endpoint, for the banner on the cases screen.
  */
 export function outboxStatus(): Promise<OutboxStatus> {
@@ -111,6 +170,14 @@ export function outboxStatus(): Promise<OutboxStatus> {
  */
 export function pickFolder(args: { title: string; start: string | null }): Promise<string | null> {
   return call<string | null>("pick_folder", args);
+}
+
+/**
+ * Lets the person choose where to save a file (named `default_name` to begin with, offering
+ * files ending in `extensions`); `None` when they cancel.
+ */
+export function pickSaveFile(args: { title: string; defaultName: string; filterName: string; extensions: Array<string> }): Promise<string | null> {
+  return call<string | null>("pick_save_file", args);
 }
 
 /**
@@ -167,6 +234,13 @@ export function settingsSetLanguage(args: { language: string }): Promise<Setting
  */
 export function settingsSetPolicy(args: { policy: Policy }): Promise<SettingsView> {
   return call<SettingsView>("settings_set_policy", args);
+}
+
+/**
+ * Saves the quiet-customer reminder and auto-close delays.
+ */
+export function settingsSetQuiet(args: { quiet: QuietSettings }): Promise<SettingsView> {
+  return call<SettingsView>("settings_set_quiet", args);
 }
 
 /**
@@ -233,6 +307,13 @@ export function skillDiff(args: { name: string; from: number; to: number }): Pro
 }
 
 /**
+ * Packs the skill into the `.skill` zip at `path` (chosen in the save dialog).
+ */
+export function skillExport(args: { name: string; path: string }): Promise<ExportReport> {
+  return call<ExportReport>("skill_export", args);
+}
+
+/**
  * An image of the live version as a `data:` URL.
  */
 export function skillFileDataUrl(args: { name: string; path: string }): Promise<string> {
@@ -279,6 +360,13 @@ export function skillRestore(args: { name: string; version: number }): Promise<V
  */
 export function skillSaveFile(args: { name: string; path: string; text: string }): Promise<SkillDetail> {
   return call<SkillDetail>("skill_save_file", args);
+}
+
+/**
+ * The security scan of the skill's live folder (the Validation tab's *Security* section).
+ */
+export function skillSecurityScan(args: { name: string }): Promise<Array<ScanFinding>> {
+  return call<Array<ScanFinding>>("skill_security_scan", args);
 }
 
 /**

@@ -13,6 +13,7 @@ export type EventPayloads = {
   "scan-progress": Extract<DomainEvent, { kind: "scan_progress" }>;
   "skills-dir-status": Extract<DomainEvent, { kind: "skills_dir_status" }>;
   "settings-changed": Extract<DomainEvent, { kind: "settings_changed" }>;
+  "mcp-clients-changed": Extract<DomainEvent, { kind: "mcp_clients_changed" }>;
   "events-lagged": null;
 };
 

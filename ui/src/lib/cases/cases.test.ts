@@ -37,7 +37,7 @@ describe("keyboard shortcuts", () => {
   const checkbox = Object.assign(document.createElement("input"), { type: "checkbox" });
 
   it("maps single keys when nothing takes text", () => {
-    expect(["j", "k", "Enter", "/", "1", "2", "3", "?"].map((k) => shortcutFor(press(k)))).toEqual([
+    expect(["j", "k", "Enter", "/", "1", "2", "3", "r", "?"].map((k) => shortcutFor(press(k)))).toEqual([
       "next",
       "previous",
       "open",
@@ -45,11 +45,12 @@ describe("keyboard shortcuts", () => {
       "resolved",
       "needInfo",
       "escalate",
+      "report",
       "help",
     ]);
   });
   it("turns single keys off while a text field has focus", () => {
-    for (const key of ["j", "k", "1", "2", "3", "/", "?", "Enter"]) {
+    for (const key of ["j", "k", "1", "2", "3", "r", "/", "?", "Enter"]) {
       expect(shortcutFor(press(key, textarea))).toBeNull();
       expect(shortcutFor(press(key, search))).toBeNull();
     }
@@ -58,13 +59,26 @@ describe("keyboard shortcuts", () => {
     expect(shortcutFor(press("Enter", textarea, { ctrlKey: true }))).toBe("send");
     expect(shortcutFor(press("Enter", document.body, { metaKey: true }))).toBe("send");
   });
+  it("opens the internal note with Ctrl+Shift+N, even while typing", () => {
+    expect(shortcutFor(press("N", textarea, { ctrlKey: true, shiftKey: true }))).toBe("note");
+    expect(shortcutFor(press("n", document.body, { ctrlKey: true, shiftKey: true }))).toBe("note");
+    expect(shortcutFor(press("n", document.body, { ctrlKey: true }))).toBeNull();
+  });
   it("makes Esc leave a text field first, and go back otherwise", () => {
     expect(shortcutFor(press("Escape", textarea))).toBe("leaveField");
     expect(shortcutFor(press("Escape"))).toBe("back");
   });
   it("ignores keys held with a modifier and keys it does not know", () => {
     expect(shortcutFor(press("j", document.body, { ctrlKey: true }))).toBeNull();
-    expect(shortcutFor(press("x"))).toBeNull();
+    expect(shortcutFor(press("q"))).toBeNull();
+  });
+  it("picks the selected case for a bulk action with x, but not while typing", () => {
+    expect(shortcutFor(press("x"))).toBe("pick");
+    expect(shortcutFor(press("x", textarea))).toBeNull();
+  });
+  it("sends and opens the next case with Ctrl+Shift+Enter, even while typing", () => {
+    expect(shortcutFor(press("Enter", textarea, { ctrlKey: true, shiftKey: true }))).toBe("sendNext");
+    expect(shortcutFor(press("Enter", document.body, { metaKey: true, shiftKey: true }))).toBe("sendNext");
   });
   it("does not count a checkbox as a text field", () => {
     expect(isTextField(checkbox)).toBe(false);

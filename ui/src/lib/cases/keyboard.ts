@@ -1,5 +1,6 @@
 // The inbox's keyboard shortcuts. Single keys act only when no text field has focus; Ctrl+Enter
-// (send) and Esc work everywhere, because that is where a person types a reply.
+// (send), Ctrl+Shift+Enter (send, then open the next case waiting on you), Ctrl+Shift+N (write an
+// internal note) and Esc work everywhere, because that is where a person types a reply.
 
 export type Shortcut =
   | "next"
@@ -12,6 +13,10 @@ export type Shortcut =
   | "needInfo"
   | "escalate"
   | "send"
+  | "sendNext"
+  | "note"
+  | "pick"
+  | "report"
   | "help";
 
 /** The part of a KeyboardEvent the shortcuts look at. */
@@ -20,6 +25,7 @@ export interface KeyPress {
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
+  shiftKey?: boolean;
   target: EventTarget | null;
 }
 
@@ -44,13 +50,18 @@ const SINGLE: Record<string, Shortcut> = {
   "1": "resolved",
   "2": "needInfo",
   "3": "escalate",
+  x: "pick",
+  r: "report",
   "?": "help",
 };
 
 /** The shortcut a key press means, or null when it means nothing (or the person is typing). */
 export function shortcutFor(press: KeyPress): Shortcut | null {
   const typing = isTextField(press.target);
-  if (press.key === "Enter" && (press.ctrlKey || press.metaKey)) return "send";
+  if (press.key === "Enter" && (press.ctrlKey || press.metaKey)) return press.shiftKey ? "sendNext" : "send";
+  if (press.key.toLowerCase() === "n" && (press.ctrlKey || press.metaKey) && press.shiftKey && !press.altKey) {
+    return "note";
+  }
   if (press.key === "Escape") return typing ? "leaveField" : "back";
   if (typing || press.ctrlKey || press.metaKey || press.altKey) return null;
   return SINGLE[press.key] ?? null;
@@ -60,9 +71,13 @@ export function shortcutFor(press: KeyPress): Shortcut | null {
 export const SHORTCUT_HELP = [
   ["j / k", "cases.keys.move"],
   ["Enter", "cases.keys.open"],
+  ["x", "cases.keys.pick"],
   ["Esc", "cases.keys.back"],
   ["/", "cases.keys.search"],
   ["1 / 2 / 3", "cases.keys.action"],
   ["Ctrl+Enter", "cases.keys.send"],
+  ["Ctrl+Shift+Enter", "cases.keys.sendNext"],
+  ["Ctrl+Shift+N", "cases.keys.note"],
+  ["r", "cases.keys.report"],
   ["?", "cases.keys.help"],
 ] as const;

@@ -13,6 +13,7 @@ export const shell = {
   "status.database": "Database",
   "status.api": "Agent API",
   "status.apiFailed": "Agent API is off: {message}",
+  "status.watch": "Rescanned, not watched: {message}",
   "status.loading": "Connecting to the Skillcase engine…",
   "status.error": "The engine did not answer: {message} ({code})",
   "filters.clear": "Clear filters",

@@ -15,6 +15,7 @@ export const shell: Record<keyof typeof en, string> = {
   "status.database": "Banco de dados",
   "status.api": "API do agente",
   "status.apiFailed": "A API do agente está desligada: {message}",
+  "status.watch": "Relida, não observada: {message}",
   "status.loading": "Conectando ao motor do Skillcase…",
   "status.error": "O motor não respondeu: {message} ({code})",
   "filters.clear": "Limpar filtros",

@@ -1,0 +1,402 @@
+//! The MCP clients connected right now (SPEC D3), for Settings → Agents (MCP): each one's name
+//! and version as it introduced itself, and how it is connected.
+//!
+//! Three kinds of connection, one registry:
+//!
+//! - **Held** — a connection with a lifetime: `skillcase mcp` over stdio, or a Streamable HTTP
+//!   session that began with `initialize`. The front end holds an [`McpConnection`] for as long
+//!   as the connection lasts; dropping it removes the client at once.
+//! - **Leased** — the 2026-07-28 protocol has no session: every request names its client. Each
+//!   request renews a lease of [`LEASE`]; an open `subscriptions/listen` stream holds the client
+//!   like a connection. A client that stops calling goes after the lease runs out.
+//! - **Other processes** — a client of `skillcase mcp` (stdio) is connected to that process, not
+//!   to the desktop. Each such process keeps a small file per client in `mcp-clients/` of the
+//!   data directory, rewritten every [`HEARTBEAT`]; the list includes the files of other
+//!   processes fresher than [`STALE`], so the desktop sees agents started by Claude Desktop or
+//!   Codex too, and a process that crashed stops counting on its own.
+//!
+//! Every change is announced as [`DomainEvent::McpClientsChanged`]: in-process changes at once,
+//! the rest by the sweep [`App::start`](crate::App::start) runs every [`HEARTBEAT`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use skillcase_common::clock;
+use skillcase_common::events::{DomainEvent, EventBus};
+
+/// How long a client of the session-less protocol counts as connected after its last request.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// How often the sweep runs and a stdio process refreshes its clients' files.
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
+/// A client file not refreshed for this long belongs to a process that is gone.
+pub const STALE: Duration = Duration::from_secs(10);
+/// The folder of the data directory where stdio processes announce their clients.
+pub const CLIENTS_DIR: &str = "mcp-clients";
+
+/// How a client reaches Skillcase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "McpTransport")]
+pub enum McpTransport {
+    /// `skillcase mcp`, started by the client as a child process.
+    Stdio,
+    /// `POST /mcp` on the local API's port.
+    StreamableHttp,
+}
+
+/// One MCP client connected right now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct McpClient {
+    /// The client's `clientInfo.name` (`claude-code`, `Visual Studio Code`, ...).
+    pub name: String,
+    /// The client's `clientInfo.version`.
+    pub version: String,
+    pub transport: McpTransport,
+    /// When it connected (RFC 3339, UTC).
+    pub connected_at: String,
+}
+
+/// What a front end knows about a client when it first hears from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMcpClient {
+    pub name: String,
+    pub version: String,
+    pub transport: McpTransport,
+}
+
+/// The registry of one application.
+#[derive(Debug)]
+pub(crate) struct McpClients {
+    state: Mutex<Registry>,
+    events: EventBus,
+    /// `<data dir>/mcp-clients`.
+    dir: PathBuf,
+}
+
+#[derive(Debug, Default)]
+struct Registry {
+    entries: BTreeMap<String, Entry>,
+    next_id: u64,
+    /// What the last sweep saw, to announce only real changes.
+    last_seen: Vec<McpClient>,
+    /// Every distinct list handed to a reader since the last sweep: a client that connected and
+    /// left between two sweeps leaves both sweeps' lists equal, yet a reader may hold it.
+    handed: Vec<Vec<McpClient>>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    client: McpClient,
+    holds: usize,
+    /// Leased entries outlive their holds until the lease runs out.
+    leased_until: Option<Instant>,
+}
+
+impl Entry {
+    fn is_live(&self, now: Instant) -> bool {
+        self.holds > 0 || self.leased_until.is_some_and(|until| until > now)
+    }
+}
+
+/// A held connection: the client counts as connected until this is dropped.
+#[derive(Debug)]
+pub struct McpConnection {
+    clients: Arc<McpClients>,
+    key: String,
+}
+
+impl Drop for McpConnection {
+    fn drop(&mut self) {
+        self.clients.release(&self.key);
+    }
+}
+
+impl McpClients {
+    pub(crate) fn new(data_dir: &Path, events: EventBus) -> Self {
+        McpClients { state: Mutex::new(Registry::default()), events, dir: data_dir.join(CLIENTS_DIR) }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Registry> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Holds a new connection of `client` (a stdio client or an HTTP session).
+    pub(crate) fn connect(self: &Arc<Self>, client: NewMcpClient) -> McpConnection {
+        let key = {
+            let mut registry = self.lock();
+            registry.next_id += 1;
+            let key = format!("{}-{}", std::process::id(), registry.next_id);
+            let entry = Entry { client: stamped(client), holds: 1, leased_until: None };
+            registry.entries.insert(key.clone(), entry);
+            key
+        };
+        self.write_file(&key);
+        self.events.publish(DomainEvent::McpClientsChanged);
+        McpConnection { clients: Arc::clone(self), key }
+    }
+
+    /// A request of a session-less client: it counts as connected for [`LEASE`] from now, and
+    /// with `hold` until the returned connection is dropped (an open listen stream).
+    pub(crate) fn seen(self: &Arc<Self>, client: NewMcpClient, hold: bool) -> Option<McpConnection> {
+        let key = format!("lease:{:?}:{}:{}", client.transport, client.name, client.version);
+        let is_new = {
+            let mut registry = self.lock();
+            let now = Instant::now();
+            let entry = registry.entries.entry(key.clone()).or_insert_with(|| Entry {
+                client: stamped(client),
+                holds: 0,
+                leased_until: None,
+            });
+            let was_live = entry.is_live(now);
+            entry.leased_until = Some(now + LEASE);
+            entry.holds += usize::from(hold);
+            !was_live
+        };
+        if is_new {
+            self.events.publish(DomainEvent::McpClientsChanged);
+        }
+        hold.then(|| McpConnection { clients: Arc::clone(self), key })
+    }
+
+    fn release(&self, key: &str) {
+        let gone = {
+            let mut registry = self.lock();
+            let Some(entry) = registry.entries.get_mut(key) else { return };
+            entry.holds = entry.holds.saturating_sub(1);
+            let gone = !entry.is_live(Instant::now());
+            if gone {
+                registry.entries.remove(key);
+                // Under the lock, so a refresh of the file (`write_file`) cannot bring it back.
+                let _ = std::fs::remove_file(self.file_of(key));
+            }
+            gone
+        };
+        if gone {
+            self.events.publish(DomainEvent::McpClientsChanged);
+        }
+    }
+
+    /// Every client connected now: this process's, then other processes', by connection time.
+    /// The next sweep announces a change if what it sees differs from this list.
+    pub(crate) fn list(&self) -> Vec<McpClient> {
+        let clients = self.current();
+        let mut registry = self.lock();
+        if !registry.handed.contains(&clients) {
+            registry.handed.push(clients.clone());
+        }
+        clients
+    }
+
+    fn current(&self) -> Vec<McpClient> {
+        let now = Instant::now();
+        let mut clients: Vec<McpClient> = {
+            let mut registry = self.lock();
+            registry.entries.retain(|_, entry| entry.is_live(now));
+            registry.entries.values().map(|entry| entry.client.clone()).collect()
+        };
+        clients.extend(self.other_processes());
+        clients.sort_by(|a, b| (&a.connected_at, &a.name).cmp(&(&b.connected_at, &b.name)));
+        clients
+    }
+
+    /// One sweep: refreshes this process's client files, drops expired leases and announces a
+    /// change when the list differs from the last sweep's or from any list a reader was handed.
+    pub(crate) fn sweep(&self) {
+        let held: Vec<String> = self
+            .lock()
+            .entries
+            .iter()
+            .filter(|(_, entry)| entry.client.transport == McpTransport::Stdio && entry.holds > 0)
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in held {
+            self.write_file(&key);
+        }
+        let clients = self.current();
+        let changed = {
+            let mut registry = self.lock();
+            let handed = std::mem::take(&mut registry.handed);
+            let changed = registry.last_seen != clients || handed.iter().any(|list| *list != clients);
+            registry.last_seen = clients;
+            changed
+        };
+        if changed {
+            self.events.publish(DomainEvent::McpClientsChanged);
+        }
+    }
+
+    fn file_of(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// Announces a stdio client to other processes (HTTP clients are seen by the desktop itself).
+    /// The file is written under the registry's lock: a client released meanwhile would
+    /// otherwise have its file written back after `release` removed it, listed for [`STALE`]
+    /// after it left.
+    fn write_file(&self, key: &str) {
+        let registry = self.lock();
+        let client = match registry.entries.get(key) {
+            Some(entry) if entry.client.transport == McpTransport::Stdio => &entry.client,
+            _ => return,
+        };
+        let Ok(json) = serde_json::to_vec(client) else { return };
+        let _ = std::fs::create_dir_all(&self.dir);
+        let path = self.file_of(key);
+        let staging = self.dir.join(format!(".{key}.tmp"));
+        if std::fs::write(&staging, json).is_ok() {
+            let _ = std::fs::rename(&staging, path);
+        }
+    }
+
+    /// The clients other live processes announced; stale files are removed.
+    fn other_processes(&self) -> Vec<McpClient> {
+        let own = format!("{}-", std::process::id());
+        let Ok(dir) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut clients = Vec::new();
+        for item in dir.flatten() {
+            let name = item.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".json") || name.starts_with(&own) {
+                continue;
+            }
+            let path = item.path();
+            let fresh = item
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|at| SystemTime::now().duration_since(at).ok())
+                .is_some_and(|age| age < STALE);
+            if !fresh {
+                let _ = std::fs::remove_file(&path);
+                continue;
+            }
+            if let Some(client) = std::fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()) {
+                clients.push(client);
+            }
+        }
+        clients
+    }
+}
+
+impl crate::App {
+    /// The MCP clients connected right now, for Settings → Agents (MCP); changes are announced
+    /// as `mcp-clients-changed`.
+    pub fn mcp_clients(&self) -> Vec<McpClient> {
+        self.inner().mcp_clients.list()
+    }
+
+    /// An MCP front end's new connection with a lifetime (stdio, or an HTTP session begun with
+    /// `initialize`): the client is listed until the returned value is dropped.
+    pub fn mcp_connected(&self, client: NewMcpClient) -> McpConnection {
+        self.inner().mcp_clients.connect(client)
+    }
+
+    /// A request of a session-less (2026-07-28) client: listed for [`LEASE`] from now; with
+    /// `hold` (an open `subscriptions/listen` stream) also until the returned value is dropped.
+    pub fn mcp_seen(&self, client: NewMcpClient, hold: bool) -> Option<McpConnection> {
+        self.inner().mcp_clients.seen(client, hold)
+    }
+}
+
+fn stamped(client: NewMcpClient) -> McpClient {
+    McpClient {
+        name: client.name,
+        version: client.version,
+        transport: client.transport,
+        connected_at: clock::now(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Fixture = (tempfile::TempDir, Arc<McpClients>, tokio::sync::broadcast::Receiver<DomainEvent>);
+
+    fn registry() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let events = EventBus::new();
+        let receiver = events.subscribe();
+        let clients = Arc::new(McpClients::new(dir.path(), events));
+        (dir, clients, receiver)
+    }
+
+    fn client(name: &str, transport: McpTransport) -> NewMcpClient {
+        NewMcpClient { name: name.into(), version: "1.2.3".into(), transport }
+    }
+
+    #[test]
+    fn a_held_connection_is_listed_until_it_is_dropped_and_each_change_is_announced() {
+        let (_dir, clients, mut events) = registry();
+        let connection = clients.connect(client("claude-code", McpTransport::StreamableHttp));
+        let listed = clients.list();
+        assert_eq!(listed.len(), 1);
+        assert_eq!((listed[0].name.as_str(), listed[0].version.as_str()), ("claude-code", "1.2.3"));
+        assert_eq!(events.try_recv().unwrap(), DomainEvent::McpClientsChanged);
+        drop(connection);
+        assert!(clients.list().is_empty());
+        assert_eq!(events.try_recv().unwrap(), DomainEvent::McpClientsChanged);
+    }
+
+    #[test]
+    fn a_session_less_client_stays_listed_after_its_request_and_is_announced_once() {
+        let (_dir, clients, mut events) = registry();
+        assert!(clients.seen(client("fastmcp", McpTransport::StreamableHttp), false).is_none());
+        clients.seen(client("fastmcp", McpTransport::StreamableHttp), false);
+        assert_eq!(clients.list().len(), 1);
+        assert_eq!(events.try_recv().unwrap(), DomainEvent::McpClientsChanged);
+        assert!(events.try_recv().is_err(), "the second request changes nothing");
+    }
+
+    #[test]
+    fn a_stdio_client_of_another_process_is_listed_from_its_fresh_file() {
+        let (dir, clients, _events) = registry();
+        let folder = dir.path().join(CLIENTS_DIR);
+        std::fs::create_dir_all(&folder).unwrap();
+        let other = McpClient {
+            name: "codex".into(),
+            version: "0.9".into(),
+            transport: McpTransport::Stdio,
+            connected_at: "2026-12-01T10:00:00Z".into(),
+        };
+        std::fs::write(folder.join("999999-1.json"), serde_json::to_vec(&other).unwrap()).unwrap();
+        assert_eq!(clients.list(), vec![other]);
+    }
+
+    #[test]
+    fn a_stdio_connection_writes_its_file_and_removes_it_when_dropped() {
+        let (dir, clients, _events) = registry();
+        let connection = clients.connect(client("claude-desktop", McpTransport::Stdio));
+        let files = || std::fs::read_dir(dir.path().join(CLIENTS_DIR)).unwrap().count();
+        assert_eq!(files(), 1);
+        drop(connection);
+        assert_eq!(files(), 0);
+    }
+
+    #[test]
+    fn a_client_of_another_process_that_leaves_between_two_sweeps_is_announced_to_its_reader() {
+        let (dir, clients, mut events) = registry();
+        clients.sweep();
+        let folder = dir.path().join(CLIENTS_DIR);
+        std::fs::create_dir_all(&folder).unwrap();
+        let other = McpClient {
+            name: "e2e-stdio-agent".into(),
+            version: "4.5.6".into(),
+            transport: McpTransport::Stdio,
+            connected_at: "2026-12-01T10:00:00Z".into(),
+        };
+        let file = folder.join("999999-1.json");
+        std::fs::write(&file, serde_json::to_vec(&other).unwrap()).unwrap();
+        assert_eq!(clients.list(), vec![other], "a reader is handed the other process's client");
+        std::fs::remove_file(&file).unwrap();
+        clients.sweep();
+        assert_eq!(events.try_recv().unwrap(), DomainEvent::McpClientsChanged);
+        clients.sweep();
+        assert!(events.try_recv().is_err(), "a sweep with nothing new announces nothing");
+    }
+}

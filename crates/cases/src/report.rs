@@ -1,0 +1,234 @@
+//! The handover report (SPEC D5): over the cases opened in a range of days, how many the AI
+//! handed over for each reason in each week, how long people took to send the first answer (the
+//! median, per reason and overall), and how many cases were reopened.
+//!
+//! A case is **reopened** when its conversation already had a case that was resolved before this
+//! one was opened: the customer came back after being told the matter was settled. Weeks start on
+//! Monday and, like every stored time, are counted in UTC. The **first human reply** is the first
+//! of the three answers a person sent (resolved, need info, escalate); internal notes are not
+//! replies. Medians are over the cases that have one; the others are counted as unanswered.
+//!
+//! Every figure is an SQL aggregate over the indexes of migration 10, so the report costs the same
+//! few milliseconds however many cases there are outside the range, and never loads a case.
+
+use rusqlite::{params, Connection};
+use serde::{Deserialize, Serialize};
+use time::{Date, Duration};
+use ts_rs::TS;
+
+use super::error::CasesError;
+use super::reason::HandoverReason;
+use super::store::checked_day;
+
+/// The longest range a report covers, in days (a year and a day, so a leap year fits).
+pub const MAX_REPORT_DAYS: i64 = 366;
+
+/// Which days the report covers, both included (`YYYY-MM-DD`, UTC).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ReportRange {
+    pub from: String,
+    pub to: String,
+}
+
+/// Cases opened for one reason (in one week, or in the whole range).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ReasonCount {
+    pub reason: HandoverReason,
+    pub cases: i64,
+}
+
+/// One week of the chart: the cases opened in it, per reason (only the reasons it has).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ReportWeek {
+    /// The week's Monday (`YYYY-MM-DD`).
+    pub week: String,
+    pub total: i64,
+    pub by_reason: Vec<ReasonCount>,
+}
+
+/// The figures of one reason, or of every case (`reason` absent) in the range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ReportSummary {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<HandoverReason>,
+    pub cases: i64,
+    /// Cases a person has answered at least once.
+    pub replied: i64,
+    /// The median time from opening to the first human reply, in seconds; `None` without replies.
+    pub median_first_reply_secs: Option<i64>,
+    /// Cases whose conversation had a case resolved before they were opened.
+    pub reopened: i64,
+}
+
+/// The whole report: the chart's weeks (every week of the range, empty ones included), one
+/// summary per reason that has cases (in the SPEC's order), and the overall summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CaseReport {
+    pub range: ReportRange,
+    pub weeks: Vec<ReportWeek>,
+    pub reasons: Vec<ReportSummary>,
+    pub overall: ReportSummary,
+}
+
+/// The cases of the range, as every query below selects them (`?1` the first day, `?2` the last).
+const IN_RANGE: &str = "opened_at >= ?1 AND opened_at < date(?2, '+1 day')";
+
+/// Seconds from opening to the first reply.
+const FIRST_REPLY_SECS: &str = "(julianday(first_reply_at) - julianday(opened_at)) * 86400.0";
+
+/// The report for `range`; `invalid_case_input` when a day is malformed, the range runs
+/// backwards or is longer than [`MAX_REPORT_DAYS`].
+pub fn case_report(conn: &Connection, range: &ReportRange) -> Result<CaseReport, CasesError> {
+    let (from, to) = checked_range(range)?;
+    let range = ReportRange { from: from.to_string(), to: to.to_string() };
+    let weeks = weeks(conn, &range, from, to)?;
+    let mut reasons = summaries(conn, &range)?;
+    let medians = medians(conn, &range, "reason")?;
+    for summary in &mut reasons {
+        let key = summary.reason.map_or("", HandoverReason::as_str);
+        summary.median_first_reply_secs = medians.iter().find(|(k, _)| k == key).map(|(_, m)| *m);
+    }
+    let overall = ReportSummary {
+        reason: None,
+        cases: reasons.iter().map(|r| r.cases).sum(),
+        replied: reasons.iter().map(|r| r.replied).sum(),
+        median_first_reply_secs: medians_overall(conn, &range)?,
+        reopened: reasons.iter().map(|r| r.reopened).sum(),
+    };
+    Ok(CaseReport { range, weeks, reasons, overall })
+}
+
+fn checked_range(range: &ReportRange) -> Result<(Date, Date), CasesError> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let day = |field, value: &str| -> Result<Date, CasesError> {
+        let text = checked_day(field, value)?;
+        Date::parse(&text, &format)
+            .map_err(|_| CasesError::InvalidInput { field, reason: "is not a day".into() })
+    };
+    let (from, to) = (day("from", &range.from)?, day("to", &range.to)?);
+    if to < from {
+        return Err(CasesError::InvalidInput { field: "to", reason: format!("is before from ({from})") });
+    }
+    let days = (to - from).whole_days() + 1;
+    if days > MAX_REPORT_DAYS {
+        return Err(CasesError::InvalidInput {
+            field: "to",
+            reason: format!("makes the range {days} days long; a report covers at most {MAX_REPORT_DAYS}"),
+        });
+    }
+    Ok((from, to))
+}
+
+/// The Monday of `day`'s week.
+fn monday_of(day: Date) -> Date {
+    day - Duration::days(i64::from(day.weekday().number_days_from_monday()))
+}
+
+/// Every week from `from`'s to `to`'s, with its counts per reason.
+fn weeks(
+    conn: &Connection,
+    range: &ReportRange,
+    from: Date,
+    to: Date,
+) -> Result<Vec<ReportWeek>, CasesError> {
+    let mut out = Vec::new();
+    let mut monday = monday_of(from);
+    while monday <= to {
+        out.push(ReportWeek { week: monday.to_string(), total: 0, by_reason: Vec::new() });
+        monday += Duration::days(7);
+    }
+    // `date(t, '-6 days', 'weekday 1')`: the Monday on or before t's day.
+    let mut stmt = conn.prepare(&format!(
+        "SELECT date(opened_at, '-6 days', 'weekday 1') AS week, reason, count(*) FROM cases \
+         WHERE {IN_RANGE} GROUP BY week, reason"
+    ))?;
+    let rows = stmt.query_map(params![range.from, range.to], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+    })?;
+    for row in rows {
+        let (week, reason, cases) = row?;
+        let reason = parsed(&reason)?;
+        if let Some(slot) = out.iter_mut().find(|w| w.week == week) {
+            slot.total += cases;
+            slot.by_reason.push(ReasonCount { reason, cases });
+        }
+    }
+    for week in &mut out {
+        week.by_reason.sort_by_key(|c| c.reason);
+    }
+    Ok(out)
+}
+
+/// Cases, answered cases and reopened cases per reason, in the SPEC's order.
+fn summaries(conn: &Connection, range: &ReportRange) -> Result<Vec<ReportSummary>, CasesError> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT reason, count(*), count(first_reply_at), \
+         sum(EXISTS (SELECT 1 FROM cases earlier WHERE earlier.conversation_id = cases.conversation_id \
+                     AND earlier.status = 'resolved' AND earlier.closed_at <= cases.opened_at)) \
+         FROM cases WHERE {IN_RANGE} GROUP BY reason"
+    ))?;
+    let rows = stmt.query_map(params![range.from, range.to], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (reason, cases, replied, reopened) = row?;
+        out.push(ReportSummary {
+            reason: Some(parsed(&reason)?),
+            cases,
+            replied,
+            median_first_reply_secs: None,
+            reopened,
+        });
+    }
+    out.sort_by_key(|s| s.reason);
+    Ok(out)
+}
+
+/// The median seconds to the first reply per value of `group` (a column of `cases`), as
+/// `(value, seconds)`: the middle one of an odd count, the mean of the two middle ones of an
+/// even count.
+fn medians(conn: &Connection, range: &ReportRange, group: &str) -> Result<Vec<(String, i64)>, CasesError> {
+    let mut stmt = conn.prepare(&format!(
+        "WITH replied AS ( \
+             SELECT {group} AS grp, {FIRST_REPLY_SECS} AS secs FROM cases \
+             WHERE {IN_RANGE} AND first_reply_at IS NOT NULL), \
+         ranked AS ( \
+             SELECT grp, secs, row_number() OVER (PARTITION BY grp ORDER BY secs) AS n, \
+                    count(*) OVER (PARTITION BY grp) AS total FROM replied) \
+         SELECT grp, avg(secs) FROM ranked WHERE n IN ((total + 1) / 2, (total + 2) / 2) GROUP BY grp"
+    ))?;
+    let rows = stmt.query_map(params![range.from, range.to], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?.round() as i64))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn medians_overall(conn: &Connection, range: &ReportRange) -> Result<Option<i64>, CasesError> {
+    Ok(medians(conn, range, "''")?.into_iter().next().map(|(_, m)| m))
+}
+
+fn parsed(reason: &str) -> Result<HandoverReason, CasesError> {
+    HandoverReason::parse(reason)
+        .ok_or_else(|| CasesError::Corrupt { what: "handover reason", value: reason.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_weeks_monday_is_itself_for_a_monday_and_six_days_back_for_a_sunday() {
+        let day =
+            |s: &str| Date::parse(s, time::macros::format_description!("[year]-[month]-[day]")).unwrap();
+        assert_eq!(monday_of(day("2026-11-30")), day("2026-11-30"));
+        assert_eq!(monday_of(day("2026-12-06")), day("2026-11-30"));
+        assert_eq!(monday_of(day("2026-12-02")), day("2026-11-30"));
+    }
+}

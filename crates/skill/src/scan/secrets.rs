@@ -1,0 +1,176 @@
+//! Secrets written into a skill's files: provider API keys by their documented shapes, private
+//! key blocks, and tokens (JWTs, bearer headers, high-entropy values assigned to a secret's name).
+//! Documentation's placeholders (`AKIAIOSFODNN7EXAMPLE`, `sk-...xxxx`, `<your-key>`) are not secrets.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::text::{quote, Text};
+use super::ScanFinding;
+
+/// Provider key shapes: (provider, pattern).
+static PROVIDER_KEYS: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
+    [
+        ("AWS access key ID", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        ("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
+        ("GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
+        ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+        ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+        ("Slack webhook", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}"),
+        ("Stripe secret key", r"\b[sr]k_live_[0-9A-Za-z]{20,}"),
+        ("Anthropic API key", r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{20,}"),
+        (
+            "OpenAI API key",
+            r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{30,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+        ),
+        ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
+        ("Hugging Face token", r"\bhf_[A-Za-z]{30,}\b"),
+        ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+        ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+        ("SendGrid key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
+        ("Twilio key", r"\bSK[0-9a-f]{32}\b"),
+        ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+    ]
+    .into_iter()
+    .map(|(name, re)| (name, Regex::new(re).expect("a valid key pattern")))
+    .collect()
+});
+
+static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----").unwrap()
+});
+
+static JWT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}").unwrap()
+});
+
+static BEARER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\bbearer\s+([A-Za-z0-9_\-.~+/]{24,}=*)").unwrap());
+
+/// `api_key = "…"`, `"client_secret": "…"`, `PASSWORD=…`.
+static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b[a-z0-9_]*(?:api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|private[_-]?token|password|passwd)["']?\s*[:=]\s*["']?([A-Za-z0-9_\-+/=.!@#$%^*]{12,})"#,
+    )
+    .unwrap()
+});
+
+/// Reports every secret in `text`.
+pub(super) fn check(text: &Text<'_>, out: &mut Vec<ScanFinding>) {
+    for (provider, re) in PROVIDER_KEYS.iter() {
+        for m in re.find_iter(text.text) {
+            if !is_placeholder(m.as_str()) {
+                out.push(text.finding(
+                    "secret_api_key",
+                    m.start(),
+                    format!("{provider} `{}`", redact(m.as_str())),
+                ));
+            }
+        }
+    }
+    for m in PRIVATE_KEY.find_iter(text.text) {
+        out.push(text.finding(
+            "secret_private_key",
+            m.start(),
+            format!("a private key block: {}", m.as_str()),
+        ));
+    }
+    for m in JWT.find_iter(text.text) {
+        out.push(text.finding(
+            "secret_token",
+            m.start(),
+            format!("a JSON Web Token `{}`", redact(m.as_str())),
+        ));
+    }
+    for caps in BEARER.captures_iter(text.text) {
+        let value = caps.get(1).expect("group 1");
+        if looks_random(value.as_str()) && !JWT.is_match(value.as_str()) {
+            out.push(text.finding(
+                "secret_token",
+                value.start(),
+                format!("a bearer token `{}`", redact(value.as_str())),
+            ));
+        }
+    }
+    for caps in ASSIGNED.captures_iter(text.text) {
+        let value = caps.get(1).expect("group 1");
+        let known =
+            PROVIDER_KEYS.iter().any(|(_, re)| re.is_match(value.as_str())) || JWT.is_match(value.as_str());
+        if !known && looks_random(value.as_str()) {
+            let whole = caps.get(0).expect("group 0").as_str();
+            let name = whole.split(['=', ':']).next().unwrap_or(whole).trim_matches(['"', '\'', ' ']);
+            out.push(text.finding(
+                "secret_token",
+                value.start(),
+                format!(
+                    "`{}` is assigned the secret-looking value `{}`",
+                    quote(name),
+                    redact(value.as_str())
+                ),
+            ));
+        }
+    }
+}
+
+/// Words documentation writes into a placeholder where a real key would go.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "EXAMPLE",
+    "XXXX",
+    "YOUR",
+    "DEMO",
+    "TEST",
+    "SAMPLE",
+    "DUMMY",
+    "FAKE",
+    "PLACEHOLDER",
+    "CHANGEME",
+    "REPLACE",
+    "HERE",
+    "KEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+];
+
+/// Placeholders documentation uses in place of a key.
+fn is_placeholder(value: &str) -> bool {
+    let upper = value.to_ascii_uppercase();
+    PLACEHOLDER_WORDS.iter().any(|w| upper.contains(w)) || has_long_run(value, 6)
+}
+
+fn has_long_run(value: &str, n: usize) -> bool {
+    let bytes = value.as_bytes();
+    bytes.windows(n).any(|w| w.iter().all(|b| *b == w[0]))
+}
+
+/// A value that looks generated rather than written: long, mixing letters and digits, with
+/// enough Shannon entropy, and not a placeholder or a variable reference.
+fn looks_random(value: &str) -> bool {
+    let value = value.trim_end_matches('=');
+    let has_digit = value.bytes().any(|b| b.is_ascii_digit());
+    let has_letter = value.bytes().any(|b| b.is_ascii_alphabetic());
+    let reference = value.starts_with('$') || value.contains("${") || value.starts_with('<');
+    value.len() >= 16
+        && has_digit
+        && has_letter
+        && !reference
+        && !is_placeholder(value)
+        && entropy(value) >= 3.5
+}
+
+/// Shannon entropy in bits per character.
+fn entropy(value: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    for b in value.bytes() {
+        counts[b as usize] += 1;
+    }
+    let n = value.len() as f64;
+    counts.iter().filter(|c| **c > 0).map(|&c| -(c as f64 / n) * (c as f64 / n).log2()).sum()
+}
+
+/// The first characters of a secret and its length, never the whole of it.
+fn redact(secret: &str) -> String {
+    let shown: String = secret.chars().take(8).collect();
+    format!("{shown}… ({} characters)", secret.chars().count())
+}

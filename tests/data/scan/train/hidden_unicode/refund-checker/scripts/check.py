@@ -1,0 +1,3 @@
+def allowed(order, role):
+    # Only managers approve refunds‮ } ⁦if role == 'admin':⁩ ⁦ # begin
+    return order.total < 100

@@ -80,6 +80,8 @@ registered![
     settings::settings_set_calendar,
     settings::settings_set_quiet,
     settings::settings_set_endpoint,
+    settings::settings_set_agent,
+    settings::settings_remove_agent,
     settings::settings_test_endpoint,
     settings::settings_generate_secret,
     settings::settings_rotate_token,

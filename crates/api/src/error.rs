@@ -34,6 +34,8 @@ const STATUS_OF_CODE: &[(&str, StatusCode)] = &[
     ("text_required", StatusCode::UNPROCESSABLE_ENTITY),
     ("invalid_case_input", StatusCode::UNPROCESSABLE_ENTITY),
     ("invalid_reason", StatusCode::UNPROCESSABLE_ENTITY),
+    ("invalid_agent_id", StatusCode::UNPROCESSABLE_ENTITY),
+    ("agent_cases_disabled", StatusCode::FORBIDDEN),
     // The guardrail (SPEC B5).
     ("invalid_input", StatusCode::UNPROCESSABLE_ENTITY),
     // Skills (SPEC A6–A7).

@@ -197,10 +197,11 @@ fn schemas() -> Value {
                 "conversation_id": string(),
                 "turn_id": { "type": "string", "description": "the agent's turn; every attempt at the same reply shares it" },
                 "message": { "type": "string", "description": "the message the agent is about to send" },
+                "agent_id": { "type": "string", "description": "the agent sending it, when several share the inbox: its guardrail switch applies and a case the guardrail opens carries it" },
             }),
         ),
         "Verdict": object(
-            &["verdict", "reason", "rule", "evidence", "spans", "vetoes_in_turn", "open_case", "auto_opened_case"],
+            &["verdict", "reason", "rule", "evidence", "spans", "vetoes_in_turn", "open_case", "auto_opened_case", "guardrail"],
             json!({
                 "verdict": { "enum": ["pass", "veto"] },
                 "reason": { "type": ["string", "null"], "description": "the teaching message on a veto, quoting the promise; which case covers the promise on a pass" },
@@ -210,6 +211,7 @@ fn schemas() -> Value {
                 "vetoes_in_turn": { "type": "integer" },
                 "open_case": nullable_ref("CaseRef"),
                 "auto_opened_case": nullable_ref("CaseRef"),
+                "guardrail": { "enum": ["enabled", "disabled"], "description": "`disabled` when the guardrail is switched off for the agent in Settings: the message passed unread" },
             }),
         ),
         "Index": object(

@@ -6,6 +6,7 @@
 //! listens: the host checks and saves the port here ([`App::check_api_port`],
 //! [`App::save_api_port`]) and moves its own listener in between.
 
+use skillcase_cases::agents::{AgentInput, AgentView};
 use skillcase_cases::delivery::{test_endpoint, PingOutcome};
 use skillcase_cases::endpoint::{EndpointInput, EndpointView};
 use skillcase_cases::signature;
@@ -120,6 +121,27 @@ impl App {
     pub async fn test_endpoint(&self, input: EndpointInput) -> Result<PingOutcome, ErrorBody> {
         let endpoint = self.blocking(move |app| Ok(app.outbox.checked_endpoint(&input)?)).await?;
         Ok(test_endpoint(&endpoint).await?)
+    }
+
+    /// Saves one agent's own endpoint and switches; its waiting replies go out at once.
+    pub async fn set_agent(&self, input: AgentInput) -> Result<AgentView, ErrorBody> {
+        let view = self.blocking(move |app| Ok(app.outbox.set_agent(input)?)).await?;
+        self.wake_delivery();
+        self.settings_changed("agents");
+        Ok(view)
+    }
+
+    /// Forgets one agent's settings: its replies go to the default endpoint, every switch on.
+    pub async fn remove_agent(&self, agent_id: String) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(app.outbox.remove_agent(&agent_id)?)).await?;
+        self.wake_delivery();
+        self.settings_changed("agents");
+        Ok(())
+    }
+
+    /// Every agent with settings or cases.
+    pub async fn agents(&self) -> Result<Vec<AgentView>, ErrorBody> {
+        self.blocking(|app| Ok(app.outbox.agents()?)).await
     }
 
     /// A fresh Standard Webhooks secret for the endpoint form.

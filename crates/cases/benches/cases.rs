@@ -5,12 +5,16 @@
 //! (`cases_search`, FTS5): a conversation id, a word of a note typed without its accents and cut
 //! short as while typing, and a word every case holds. And the handover report over 100 000
 //! cases: the inbox's default eight weeks, and a whole year (every case). The quiet-customer
-//! job's look-ups run over the same 100 000 cases.
+//! job's look-ups run over the same 100 000 cases. And the delivery worker's claim when several
+//! agents share the inbox, each routed to its own endpoint or the default one.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
+use skillcase_cases::agents::{set_agent, AgentInput};
+use skillcase_cases::endpoint::{set_endpoint, EndpointInput};
 use skillcase_cases::model::{CaseSource, HumanAction, Lead, NewCase};
+use skillcase_cases::outbox::{claim_next, release};
 use skillcase_cases::quiet::{self, QuietDelays};
 use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::{case_report, ReportRange};
@@ -226,9 +230,54 @@ fn quiet_customers(c: &mut Criterion, conn: &rusqlite::Connection) {
     });
 }
 
+/// The delivery worker's claim with several agents: 10 000 pending replies, half of them of an
+/// agent with its own endpoint, and the default endpoint off, so the claim must pass over every
+/// reply that has nowhere to go; then the same with the default endpoint on. Each claim is given
+/// back, so every iteration sees the same outbox.
+fn agent_routing(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = skillcase_store::db::open(&dir.path().join("routing.sqlite3")).unwrap();
+    let billing = AgentInput {
+        agent_id: "billing-bot".into(),
+        url: Some("http://127.0.0.1:9/billing".into()),
+        secret: Some("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into()),
+        cases_enabled: true,
+        guardrail_enabled: true,
+    };
+    set_agent(&conn, billing).unwrap();
+    conn.execute_batch("PRAGMA synchronous = OFF").unwrap();
+    for n in 0..10_000 {
+        let agent = if n % 2 == 0 { "support-bot" } else { "billing-bot" };
+        let id = open_case(&conn, NewCase { agent_id: Some(agent.into()), ..new_case(format!("route-{n}")) })
+            .unwrap()
+            .case
+            .id;
+        reply(&conn, &id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+    }
+    conn.execute_batch("PRAGMA synchronous = FULL").unwrap();
+    let margin = Duration::from_secs(5);
+    let mut claim_and_give_back = |b: &mut criterion::Bencher| {
+        b.iter(|| {
+            let claimed = claim_next(&conn, margin).unwrap().unwrap();
+            release(&conn, &claimed.id).unwrap();
+        })
+    };
+    let endpoint = |enabled| EndpointInput {
+        url: "http://127.0.0.1:9/default".into(),
+        secret: Some("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into()),
+        timeout_secs: None,
+        max_attempts: None,
+        enabled,
+    };
+    set_endpoint(&conn, endpoint(false)).unwrap();
+    c.bench_function("claim_routed_among_10k_pending_default_off", &mut claim_and_give_back);
+    set_endpoint(&conn, endpoint(true)).unwrap();
+    c.bench_function("claim_routed_among_10k_pending_default_on", &mut claim_and_give_back);
+}
+
 criterion_group! {
     name = cases;
     config = Criterion::default().sample_size(30);
-    targets = benches, hundred_thousand, handover_report
+    targets = benches, hundred_thousand, handover_report, agent_routing
 }
 criterion_main!(cases);

@@ -279,20 +279,19 @@ impl Worker {
         }
     }
 
-    /// Sends every due delivery, one at a time; returns how long to sleep afterwards.
+    /// Sends every due delivery, one at a time, each to its agent's endpoint; returns how long
+    /// to sleep afterwards.
     async fn drain(&self) -> Result<Duration, CasesError> {
         loop {
-            let Some(endpoint) = self.with_outbox(|o| o.endpoint()).await?.filter(|e| e.enabled) else {
-                return Ok(self.options.poll_interval);
-            };
-            let key = signature::signing_key(&endpoint.secret)?;
-            let lease = Duration::from_secs(endpoint.timeout_secs.into()) + self.options.lease_margin;
-            let Some(claimed) = self.with_outbox(move |o| o.claim_next(lease)).await? else {
+            let margin = self.options.lease_margin;
+            let Some(claimed) = self.with_outbox(move |o| o.claim_next(margin)).await? else {
                 return self.until_next_due().await;
             };
             self.set_in_flight(Some(claimed.id.clone()));
-            let attempt = self.attempt(&endpoint, &key, &claimed).await;
-            let (id, backoff, max) = (claimed.id.clone(), self.options.backoff, endpoint.max_attempts);
+            let key = signature::signing_key(&claimed.endpoint.secret)?;
+            let attempt = self.attempt(&claimed.endpoint, &key, &claimed).await;
+            let (id, backoff, max) =
+                (claimed.id.clone(), self.options.backoff, claimed.endpoint.max_attempts);
             self.with_outbox(move |o| o.record_attempt(&id, &attempt, max, &backoff)).await?;
             self.set_in_flight(None);
             self.events.publish(DomainEvent::CaseChanged { id: claimed.case_id });

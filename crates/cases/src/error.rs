@@ -34,6 +34,13 @@ pub enum CasesError {
     InvalidEndpointSetting { field: &'static str, reason: String },
     #[error("no agent endpoint is configured")]
     EndpointNotConfigured,
+    #[error("agent id {agent_id:?} {reason}")]
+    InvalidAgentId { agent_id: String, reason: String },
+    #[error("no settings are saved for agent {agent_id:?}")]
+    AgentNotFound { agent_id: String },
+    /// A person switched off cases for this agent in Settings.
+    #[error("agent {agent_id:?} may not open cases: its cases are switched off in Settings")]
+    AgentCasesDisabled { agent_id: String },
     #[error("cannot build the HTTP client: {0}")]
     HttpClient(String),
     #[error("the stored {what} {value:?} is not one this build knows")]
@@ -62,6 +69,9 @@ impl Coded for CasesError {
             CasesError::EndpointUrlCredentials { .. } => "endpoint_url_has_credentials",
             CasesError::InvalidEndpointSetting { .. } => "invalid_endpoint_setting",
             CasesError::EndpointNotConfigured => "endpoint_not_configured",
+            CasesError::InvalidAgentId { .. } => "invalid_agent_id",
+            CasesError::AgentNotFound { .. } => "agent_not_found",
+            CasesError::AgentCasesDisabled { .. } => "agent_cases_disabled",
             CasesError::HttpClient(_) => "http_client_failed",
             CasesError::Corrupt { .. } => "db_corrupt",
             CasesError::Db(_) => "db_error",
@@ -87,6 +97,9 @@ impl Coded for CasesError {
                 "given": given,
                 "allowed": HandoverReason::agent_choice_names(),
             })),
+            CasesError::InvalidAgentId { agent_id, .. }
+            | CasesError::AgentNotFound { agent_id }
+            | CasesError::AgentCasesDisabled { agent_id } => Some(json!({ "agent_id": agent_id })),
             CasesError::DeliveryNotRetryable { state } => Some(json!({ "state": state.as_str() })),
             CasesError::InvalidEndpointUrl { url, .. } => Some(json!({ "url": url })),
             CasesError::EndpointUrlCredentials { url } => Some(json!({ "field": "url", "url": url })),

@@ -31,6 +31,22 @@ pub struct BeforeSend {
     /// The agent's turn: every attempt at the same reply shares it.
     pub turn_id: String,
     pub message: String,
+    /// The agent sending it: its guardrail switch applies, and a case the guardrail opens
+    /// carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent_id: Option<String>,
+}
+
+/// Whether the guardrail looked at the message: a person can switch it off per agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export, rename = "GuardrailState")]
+pub enum GuardrailState {
+    #[default]
+    Enabled,
+    /// Switched off for this agent in Settings: the message passes unread.
+    Disabled,
 }
 
 /// Send it or not.
@@ -78,6 +94,9 @@ pub struct Verdict {
     pub open_case: Option<CaseRef>,
     /// The case the guardrail opened just now (second veto in the turn).
     pub auto_opened_case: Option<CaseRef>,
+    /// `disabled` when the guardrail is switched off for the agent and the message passed unread.
+    #[serde(default)]
+    pub guardrail: GuardrailState,
 }
 
 /// The teaching message of a veto (SPEC B5), word for word; the verdict's reason adds the
@@ -129,6 +148,9 @@ pub fn before_send(
     calendar: &dyn Fn() -> Calendar,
 ) -> Result<Verdict, GuardError> {
     let req = checked(req)?;
+    if !cases.agent_switches(req.agent_id.as_deref())?.guardrail_enabled {
+        return Ok(unchecked(req.agent_id.as_deref().unwrap_or_default()));
+    }
     let found = detect(&req.message);
     if !found.promise {
         return Ok(verdict(VerdictKind::Pass, None, &found, 0));
@@ -152,7 +174,16 @@ pub fn before_send(
     if vetoes < 2 {
         return Ok(verdict(VerdictKind::Veto, Some(teaching(&found)), &found, vetoes));
     }
-    let opened = cases.open_case(fallback_case(&req, &found))?;
+    let opened = match cases.open_case(fallback_case(&req, &found)) {
+        Err(CasesError::AgentCasesDisabled { .. }) => {
+            let reason = format!(
+                "{}; cases are switched off for this agent, so rephrase without it",
+                teaching(&found)
+            );
+            return Ok(verdict(VerdictKind::Veto, Some(reason), &found, vetoes));
+        }
+        opened => opened?,
+    };
     cases.record_promise(&opened.case.id, &promise_of(&req, &found, &calendar()))?;
     let case = CaseRef::from(&opened.case);
     let mut out = verdict(VerdictKind::Pass, None, &found, vetoes);
@@ -220,6 +251,23 @@ fn stamp(at: &jiff::ZonedDateTime) -> String {
     crate::clock::format(utc)
 }
 
+/// The pass of a message the guardrail did not read: it is switched off for `agent_id`.
+fn unchecked(agent_id: &str) -> Verdict {
+    Verdict {
+        verdict: VerdictKind::Pass,
+        reason: Some(format!(
+            "the guardrail is switched off for agent {agent_id:?} in Settings; the message was not checked"
+        )),
+        rule: None,
+        evidence: None,
+        spans: Vec::new(),
+        vetoes_in_turn: 0,
+        open_case: None,
+        auto_opened_case: None,
+        guardrail: GuardrailState::Disabled,
+    }
+}
+
 fn verdict(kind: VerdictKind, reason: Option<String>, found: &Detection, vetoes: i64) -> Verdict {
     Verdict {
         verdict: kind,
@@ -230,6 +278,7 @@ fn verdict(kind: VerdictKind, reason: Option<String>, found: &Detection, vetoes:
         vetoes_in_turn: vetoes,
         open_case: None,
         auto_opened_case: None,
+        guardrail: GuardrailState::Enabled,
     }
 }
 
@@ -283,7 +332,7 @@ fn fallback_case(req: &BeforeSend, found: &Detection) -> NewCase {
     NewCase {
         conversation_id: req.conversation_id.clone(),
         lead: Lead::default(),
-        agent_id: None,
+        agent_id: req.agent_id.clone(),
         title: clip(&title, 200),
         summary,
         blocker: Some(blocker),
@@ -350,6 +399,7 @@ mod tests {
             conversation_id: conversation.into(),
             turn_id: turn.into(),
             message: message.into(),
+            agent_id: None,
         };
         before_send(cases, req, &calendar).unwrap()
     }
@@ -531,6 +581,7 @@ mod tests {
                 conversation_id: conversation.into(),
                 turn_id: turn.into(),
                 message: PROMISE.into(),
+                agent_id: None,
             };
             let err = before_send(&cases, req, &calendar).unwrap_err();
             assert_eq!(err.code(), "invalid_input");
@@ -541,8 +592,12 @@ mod tests {
     #[test]
     fn a_turn_id_over_the_limit_is_refused() {
         let (_dir, cases) = database();
-        let req =
-            BeforeSend { conversation_id: "c1".into(), turn_id: "t".repeat(201), message: PROMISE.into() };
+        let req = BeforeSend {
+            conversation_id: "c1".into(),
+            turn_id: "t".repeat(201),
+            message: PROMISE.into(),
+            agent_id: None,
+        };
         let err = before_send(&cases, req, &calendar).unwrap_err();
         assert_eq!(err.to_string(), "turn_id is 201 characters long; at most 200 are allowed");
     }

@@ -11,11 +11,13 @@
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
 //!   delivers it with Standard Webhooks signatures and retries, and its settings (B3).
+//! - [`agents`]: several agents on one inbox, each with its endpoint and switches (D5).
 //! - [`guard`]: the before-send decision of the guardrail (B5) over the promise detector;
 //!   [`veto`]: its counts per turn.
 //! - [`repository`]: the traits every caller reaches cases through; [`sqlite`]: their embedded
 //!   implementation on the database's single writer.
 
+pub mod agents;
 pub mod delivery;
 pub mod endpoint;
 pub mod error;

@@ -8,13 +8,14 @@
 
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{named_params, params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use ts_rs::TS;
 
+use super::agents;
 use super::clock;
-use super::endpoint::get_endpoint;
+use super::endpoint::{get_endpoint, EndpointSettings};
 use super::error::CasesError;
 use super::model::{
     Actor, Case, CaseStatus, Delivery, DeliveryAction, DeliveryState, EventKind, HumanAction,
@@ -146,45 +147,68 @@ pub(crate) fn insert(
     get_delivery(conn, id)
 }
 
-/// A delivery a worker has taken for one attempt.
+/// A delivery a worker has taken for one attempt, with where it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
     pub id: String,
     pub case_id: String,
     /// The exact bytes to POST; the same on every attempt.
     pub body: String,
+    /// The endpoint of the case's agent, or the default one ([`agents::route`]).
+    pub endpoint: EndpointSettings,
 }
 
-/// Takes the pending delivery that has been due the longest and no other worker holds, leasing
-/// it for `lease`.
-pub fn claim_next(conn: &Connection, lease: Duration) -> Result<Option<Claimed>, CasesError> {
+/// The deliveries that have somewhere to go: those of an agent with its own endpoint, and every
+/// other one while the default endpoint is on (`:default_on`). The rest wait in the outbox.
+const ROUTABLE: &str =
+    "(:default_on OR EXISTS (SELECT 1 FROM agents a JOIN cases c ON a.agent_id = c.agent_id \
+     WHERE c.id = d.case_id AND a.url IS NOT NULL))";
+
+/// Takes the routable pending delivery that has been due the longest and no other worker holds,
+/// leasing it for its endpoint's timeout plus `lease_margin`.
+pub fn claim_next(conn: &Connection, lease_margin: Duration) -> Result<Option<Claimed>, CasesError> {
     atomic(conn, |tx| {
         let now = clock::now();
-        let found = tx
+        let default_on = default_endpoint_on(tx)?;
+        let found: Option<(String, String, String, Option<String>)> = tx
             .query_row(
-                "SELECT id, case_id, body FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ?1 \
-                 AND (claimed_until IS NULL OR claimed_until <= ?1) ORDER BY next_attempt_at, created_at LIMIT 1",
-                [&now],
-                |r| Ok(Claimed { id: r.get(0)?, case_id: r.get(1)?, body: r.get(2)? }),
+                &format!(
+                    "SELECT d.id, d.case_id, d.body, (SELECT agent_id FROM cases WHERE id = d.case_id) \
+                     FROM deliveries d WHERE d.state = 'pending' AND d.next_attempt_at <= :now \
+                     AND (d.claimed_until IS NULL OR d.claimed_until <= :now) AND {ROUTABLE} \
+                     ORDER BY d.next_attempt_at, d.created_at LIMIT 1"
+                ),
+                named_params! { ":now": now, ":default_on": default_on },
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        if let Some(claimed) = &found {
-            tx.execute(
-                "UPDATE deliveries SET claimed_until = ?2 WHERE id = ?1",
-                params![claimed.id, clock::after(lease)],
-            )?;
-        }
-        Ok(found)
+        let Some((id, case_id, body, agent_id)) = found else { return Ok(None) };
+        let Some(endpoint) = agents::route(tx, agent_id.as_deref())? else { return Ok(None) };
+        let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
+        tx.execute(
+            "UPDATE deliveries SET claimed_until = ?2 WHERE id = ?1",
+            params![id, clock::after(lease)],
+        )?;
+        Ok(Some(Claimed { id, case_id, body, endpoint }))
     })
 }
 
-/// When the next pending delivery falls due, so an idle worker knows how long it may sleep.
+/// When the next routable pending delivery falls due, so an idle worker knows how long it may
+/// sleep (one that has nowhere to go must not wake it).
 pub fn next_due_at(conn: &Connection) -> Result<Option<String>, CasesError> {
+    let default_on = default_endpoint_on(conn)?;
     Ok(conn.query_row(
-        "SELECT min(max(next_attempt_at, coalesce(claimed_until, ''))) FROM deliveries WHERE state = 'pending'",
-        [],
+        &format!(
+            "SELECT min(max(d.next_attempt_at, coalesce(d.claimed_until, ''))) FROM deliveries d \
+             WHERE d.state = 'pending' AND {ROUTABLE}"
+        ),
+        named_params! { ":default_on": default_on },
         |r| r.get(0),
     )?)
+}
+
+fn default_endpoint_on(conn: &Connection) -> Result<bool, CasesError> {
+    Ok(get_endpoint(conn)?.is_some_and(|endpoint| endpoint.enabled))
 }
 
 /// Gives a claimed delivery back untouched (the worker is shutting down before it could try).

@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use super::agents::{AgentInput, AgentSwitches, AgentView};
 use super::endpoint::{EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
@@ -78,6 +79,8 @@ pub trait CasesRepository: Send + Sync {
     /// One run of the quiet-customer job at `now` (SPEC D5): the reminders due and the closings
     /// due, each its own transaction, each case at most once per wait however many runs race.
     fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError>;
+    /// The switches of an agent (every one on for an agent without settings, or no id).
+    fn agent_switches(&self, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }
@@ -111,8 +114,9 @@ pub trait OutboxRepository: Send + Sync {
     fn set_endpoint(&self, input: EndpointInput) -> Result<EndpointView, CasesError>;
     /// The endpoint `input` describes, validated but not stored (a missing secret is the stored one).
     fn checked_endpoint(&self, input: &EndpointInput) -> Result<EndpointSettings, CasesError>;
-    /// Takes the delivery due the longest that no worker holds, leased for `lease`.
-    fn claim_next(&self, lease: Duration) -> Result<Option<Claimed>, CasesError>;
+    /// Takes the routable delivery due the longest that no worker holds, with its agent's
+    /// endpoint, leased for that endpoint's timeout plus `lease_margin`.
+    fn claim_next(&self, lease_margin: Duration) -> Result<Option<Claimed>, CasesError>;
     /// When the next pending delivery falls due.
     fn next_due_at(&self) -> Result<Option<String>, CasesError>;
     /// Gives a claimed delivery back untouched.
@@ -129,6 +133,12 @@ pub trait OutboxRepository: Send + Sync {
     fn retry(&self, id: &str) -> Result<Delivery, CasesError>;
     /// Endpoint health and what waits, for the banner.
     fn status(&self) -> Result<OutboxStatus, CasesError>;
+    /// Every agent with settings or cases, for Settings.
+    fn agents(&self) -> Result<Vec<AgentView>, CasesError>;
+    /// Validates and stores one agent's endpoint and switches; nothing is stored when a field is wrong.
+    fn set_agent(&self, input: AgentInput) -> Result<AgentView, CasesError>;
+    /// Forgets one agent's settings (its cases keep its id).
+    fn remove_agent(&self, agent_id: &str) -> Result<(), CasesError>;
     /// Every delivery in one state, oldest first.
     fn deliveries_in_state(&self, state: DeliveryState) -> Result<Vec<Delivery>, CasesError>;
 }

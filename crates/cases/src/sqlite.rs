@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use skillcase_store::Database;
 
+use super::agents::{self, AgentInput, AgentSwitches, AgentView};
 use super::endpoint::{self, EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
@@ -153,6 +154,10 @@ impl CasesRepository for SqliteCases {
         let ids = (conversation_id.to_owned(), turn_id.to_owned(), case_id.to_owned());
         self.db.write(move |c| veto::note_auto_case(c, &ids.0, &ids.1, &ids.2))
     }
+
+    fn agent_switches(&self, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError> {
+        self.db.read(|c| agents::switches(c, agent_id))
+    }
 }
 
 impl OutboxRepository for SqliteCases {
@@ -172,8 +177,8 @@ impl OutboxRepository for SqliteCases {
         self.db.read(|c| endpoint::checked_endpoint(c, input))
     }
 
-    fn claim_next(&self, lease: Duration) -> Result<Option<Claimed>, CasesError> {
-        self.db.write(move |c| outbox::claim_next(c, lease))
+    fn claim_next(&self, lease_margin: Duration) -> Result<Option<Claimed>, CasesError> {
+        self.db.write(move |c| outbox::claim_next(c, lease_margin))
     }
 
     fn next_due_at(&self) -> Result<Option<String>, CasesError> {
@@ -207,5 +212,18 @@ impl OutboxRepository for SqliteCases {
 
     fn deliveries_in_state(&self, state: DeliveryState) -> Result<Vec<Delivery>, CasesError> {
         self.db.read(|c| outbox::deliveries_in_state(c, state))
+    }
+
+    fn agents(&self) -> Result<Vec<AgentView>, CasesError> {
+        self.db.read(agents::list_agents)
+    }
+
+    fn set_agent(&self, input: AgentInput) -> Result<AgentView, CasesError> {
+        self.db.write(move |c| agents::set_agent(c, input))
+    }
+
+    fn remove_agent(&self, agent_id: &str) -> Result<(), CasesError> {
+        let agent_id = agent_id.to_owned();
+        self.db.write(move |c| agents::remove_agent(c, &agent_id))
     }
 }

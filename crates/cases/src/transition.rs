@@ -13,6 +13,7 @@ use serde_json::json;
 use skillcase_store::atomic;
 use ts_rs::TS;
 
+use super::agents;
 use super::clock;
 use super::error::CasesError;
 use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
@@ -90,6 +91,10 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
     atomic(conn, |tx| {
         if let Some(case) = open_case_for_conversation(tx, &new.conversation_id)? {
             return Ok(OpenOutcome { case, already_open: true });
+        }
+        if !agents::switches(tx, new.agent_id.as_deref())?.cases_enabled {
+            let agent_id = new.agent_id.clone().unwrap_or_default();
+            return Err(CasesError::AgentCasesDisabled { agent_id });
         }
         let id = uuid::Uuid::new_v4().to_string();
         let number: i64 = tx.query_row(

@@ -5,13 +5,14 @@ mod support;
 
 use std::time::Duration;
 
+use skillcase_cases::endpoint::set_endpoint;
 use skillcase_cases::model::{CaseStatus, EventKind, HumanAction};
 use skillcase_cases::notes::add_note;
 use skillcase_cases::outbox::claim_next;
 use skillcase_cases::store::get_case;
 use skillcase_cases::transition::{open_case, reply};
 use skillcase_common::error::Coded;
-use support::{new_db, refund_case};
+use support::{endpoint_input, new_db, refund_case};
 
 #[test]
 fn a_note_is_on_the_timeline_as_an_internal_note_by_the_person() {
@@ -51,6 +52,7 @@ fn the_webhook_of_a_later_reply_does_not_carry_the_note() {
     let id = open_case(&conn, refund_case("conv-1")).unwrap().case.id;
     add_note(&conn, &id, "Secret: manager approved offline.", "Ana").unwrap();
     reply(&conn, &id, HumanAction::Resolved, "Refunded the second charge.", "Ana").unwrap();
+    set_endpoint(&conn, endpoint_input("http://127.0.0.1:9/hooks")).unwrap();
     let claimed = claim_next(&conn, Duration::from_secs(30)).unwrap().unwrap();
     assert!(claimed.body.contains("Refunded the second charge."));
     assert!(!claimed.body.contains("manager approved"), "{}", claimed.body);

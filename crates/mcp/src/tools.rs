@@ -170,6 +170,8 @@ pub struct CheckArgs {
     pub turn_id: String,
     /// The message you are about to send the lead.
     pub message: String,
+    /// Which agent sends it, when several share the inbox: its guardrail switch applies.
+    pub agent_id: Option<String>,
 }
 
 /// `read_skill`'s structured result.
@@ -237,7 +239,8 @@ pub fn all() -> Vec<Tool> {
             "Ask before sending each message to the lead. A promise that a person will follow up, without an open case, is vetoed with what to do instead; the second veto in the same turn_id opens the case itself and passes.",
             object(json!({ "verdict": { "type": "string", "enum": ["pass", "veto"] }, "reason": { "type": ["string", "null"] },
                 "rule": { "type": ["string", "null"] }, "evidence": { "type": ["string", "null"] },
-                "vetoes_in_turn": { "type": "integer" }, "open_case": {}, "auto_opened_case": {} }), &["verdict"]),
+                "vetoes_in_turn": { "type": "integer" }, "open_case": {}, "auto_opened_case": {},
+                "guardrail": { "type": "string", "enum": ["enabled", "disabled"] } }), &["verdict"]),
         ),
     ]
 }
@@ -295,8 +298,12 @@ pub async fn call(app: &App, name: &str, arguments: Option<JsonObject>) -> Optio
         }
         "check_message" => {
             run(arguments, |a: CheckArgs| async move {
-                let request =
-                    BeforeSend { conversation_id: a.conversation_id, turn_id: a.turn_id, message: a.message };
+                let request = BeforeSend {
+                    conversation_id: a.conversation_id,
+                    turn_id: a.turn_id,
+                    message: a.message,
+                    agent_id: a.agent_id,
+                };
                 structured(&app.before_send(request).await?)
             })
             .await

@@ -3,6 +3,7 @@
 //! every command answers with the view as it now stands.
 
 use crate::ipc::ipc;
+use skillcase_application::domain::cases::agents::AgentInput;
 use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
 use skillcase_application::domain::guard::due::CalendarSettings;
@@ -63,6 +64,18 @@ ipc! {
     /// Saves the agent endpoint; waiting replies go out at once.
     fn settings_set_endpoint(state: State<'_, AppState>, input: EndpointInput) -> SettingsView {
         state.app().set_endpoint(input).await?;
+        settings_get(state).await
+    }
+
+    /// Saves one agent's own endpoint and switches.
+    fn settings_set_agent(state: State<'_, AppState>, input: AgentInput) -> SettingsView {
+        state.app().set_agent(input).await?;
+        settings_get(state).await
+    }
+
+    /// Forgets one agent's settings.
+    fn settings_remove_agent(state: State<'_, AppState>, agent_id: String) -> SettingsView {
+        state.app().remove_agent(agent_id).await?;
         settings_get(state).await
     }
 

@@ -7,6 +7,7 @@ import { hasMessage, t } from "./i18n/index.svelte";
 /** Codes whose field is implied rather than named in `details.field`. */
 const FIELD_OF_CODE: Record<string, string> = {
   invalid_endpoint_url: "url",
+  invalid_agent_id: "agent_id",
   api_bind_failed: "api_port",
 };
 

@@ -16,6 +16,8 @@ pub struct BeforeSendBody {
     conversation_id: String,
     turn_id: String,
     message: String,
+    #[serde(default)]
+    agent_id: Option<String>,
 }
 
 /// Answers `pass` or `veto`; the second veto in a turn opens a case and passes.
@@ -23,7 +25,11 @@ pub async fn before_send(
     State(state): State<ApiState>,
     JsonBody(body): JsonBody<BeforeSendBody>,
 ) -> Result<Json<Verdict>, ApiError> {
-    let request =
-        BeforeSend { conversation_id: body.conversation_id, turn_id: body.turn_id, message: body.message };
+    let request = BeforeSend {
+        conversation_id: body.conversation_id,
+        turn_id: body.turn_id,
+        message: body.message,
+        agent_id: body.agent_id,
+    };
     Ok(Json(state.app.before_send(request).await?))
 }

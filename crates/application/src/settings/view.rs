@@ -1,5 +1,5 @@
 //! What the Settings screen shows in one read: the saved settings, the values in force (which
-//! environment overrides may change), the agent endpoint without its secret, and how to reach
+//! environment overrides may change), the agent endpoint and each agent's without their secrets, and how to reach
 //! the local API (URL, token, a curl line to try it).
 
 use std::path::Path;
@@ -10,6 +10,7 @@ use ts_rs::TS;
 use super::{load, skills_dir, WorkspaceSettings};
 use crate::info::ApiStatus;
 use crate::token::TokenStore;
+use skillcase_cases::agents::AgentView;
 use skillcase_cases::endpoint::EndpointView;
 use skillcase_cases::OutboxRepository;
 use skillcase_common::ErrorBody;
@@ -26,6 +27,8 @@ pub struct SettingsView {
     pub skills_dir_from_env: bool,
     /// The agent endpoint, once configured.
     pub endpoint: Option<EndpointView>,
+    /// Every agent with settings or cases: its own endpoint and switches.
+    pub agents: Vec<AgentView>,
     pub api: ApiAccess,
 }
 
@@ -76,6 +79,7 @@ pub fn read(
         skills_dir,
         skills_dir_from_env: skills_dir::skills_dir_from_env(),
         endpoint: outbox.endpoint_view()?,
+        agents: outbox.agents()?,
         api,
     })
 }

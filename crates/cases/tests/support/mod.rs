@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use skillcase_cases::endpoint::EndpointInput;
 use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
 use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::{OutboxRepository, SqliteCases};
@@ -42,5 +43,19 @@ pub fn refund_case(conversation_id: &str) -> NewCase {
         }],
         source: CaseSource::Agent,
         reason: HandoverReason::PolicyRestriction,
+    }
+}
+
+/// A signing secret the endpoint and agent settings accept.
+pub const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+/// Settings for a default endpoint at `url`, switched on, with [`SECRET`].
+pub fn endpoint_input(url: &str) -> EndpointInput {
+    EndpointInput {
+        url: url.into(),
+        secret: Some(SECRET.into()),
+        timeout_secs: None,
+        max_attempts: None,
+        enabled: true,
     }
 }

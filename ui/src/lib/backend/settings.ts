@@ -10,9 +10,23 @@ import type { Theme } from "../bindings/Theme";
 import type { GuardCalendarSettings as CalendarSettings } from "../bindings/GuardCalendarSettings";
 import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
 import type { QuietSettings } from "../bindings/QuietSettings";
+import type { AgentInput } from "../bindings/AgentInput";
+import type { AgentView } from "../bindings/AgentView";
 import * as commands from "../bindings/commands";
 
-export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday, QuietSettings };
+export type {
+  SettingsView,
+  EndpointInput,
+  PingOutcome,
+  Policy,
+  Language,
+  Theme,
+  CalendarSettings,
+  Weekday,
+  QuietSettings,
+  AgentInput,
+  AgentView,
+};
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
@@ -57,6 +71,16 @@ export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
 /** Saves the agent endpoint. */
 export function setEndpoint(input: EndpointInput): Promise<SettingsView> {
   return commands.settingsSetEndpoint({ input });
+}
+
+/** Saves one agent's own endpoint and switches. */
+export function setAgent(input: AgentInput): Promise<SettingsView> {
+  return commands.settingsSetAgent({ input });
+}
+
+/** Forgets one agent's settings: its replies go to the default endpoint, every switch on. */
+export function removeAgent(agentId: string): Promise<SettingsView> {
+  return commands.settingsRemoveAgent({ agentId });
 }
 
 /** Pings the endpoint as typed, saved or not. */

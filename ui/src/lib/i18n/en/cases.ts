@@ -50,6 +50,7 @@ export const cases = {
   "cases.detail.channel": "Channel",
   "cases.detail.contact": "Contact",
   "cases.detail.conversation": "Conversation id",
+  "cases.detail.agent": "Agent",
   "cases.detail.source": "Source",
   "cases.detail.markUnread": "Mark unread",
   "cases.detail.markedUnread": "Marked unread",

@@ -52,6 +52,7 @@ export const cases: Record<keyof typeof en, string> = {
   "cases.detail.channel": "Canal",
   "cases.detail.contact": "Contato",
   "cases.detail.conversation": "Id da conversa",
+  "cases.detail.agent": "Agente",
   "cases.detail.source": "Origem",
   "cases.detail.markUnread": "Marcar como não lido",
   "cases.detail.markedUnread": "Marcado como não lido",

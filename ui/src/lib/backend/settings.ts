@@ -10,9 +10,10 @@ import type { Theme } from "../bindings/Theme";
 import type { GuardCalendarSettings as CalendarSettings } from "../bindings/GuardCalendarSettings";
 import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
 import type { QuietSettings } from "../bindings/QuietSettings";
+import type { YouSettings } from "../bindings/YouSettings";
 import * as commands from "../bindings/commands";
 
-export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday, QuietSettings };
+export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday, QuietSettings, YouSettings };
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
@@ -52,6 +53,11 @@ export function setCalendar(calendar: CalendarSettings): Promise<SettingsView> {
 /** Saves the quiet-customer reminder and auto-close delays. */
 export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
   return commands.settingsSetQuiet({ quiet });
+}
+
+/** Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`). */
+export function setYou(you: YouSettings): Promise<SettingsView> {
+  return commands.settingsSetYou({ you });
 }
 
 /** Saves the agent endpoint. */

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
-use skillcase_cases::{CasesRepository, OutboxRepository, SqliteCases};
+use skillcase_cases::{CasesRepository, OutboxRepository, SavedRepliesRepository, SqliteCases};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
 use skillcase_library::watch::WatchOptions;
@@ -90,6 +90,7 @@ pub(crate) struct Inner {
     pub db: Arc<Database>,
     pub cases: Arc<dyn CasesRepository>,
     pub outbox: Arc<dyn OutboxRepository>,
+    pub replies: Arc<dyn SavedRepliesRepository>,
     pub settings: Arc<dyn SettingsRepository>,
     pub tokens: Arc<TokenStore>,
     pub library: RunningLibrary,
@@ -135,6 +136,7 @@ impl App {
             library.get()?;
         }
         let outbox: Arc<dyn OutboxRepository> = Arc::new(sqlite.clone());
+        let replies: Arc<dyn SavedRepliesRepository> = Arc::new(sqlite.clone());
         let (worker, waker) = if options.background {
             let (stop, stopped) = oneshot::channel::<()>();
             let worker =
@@ -156,6 +158,7 @@ impl App {
                 db,
                 cases: Arc::new(sqlite),
                 outbox,
+                replies,
                 settings,
                 tokens,
                 library,

@@ -75,7 +75,7 @@ impl App {
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

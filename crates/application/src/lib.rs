@@ -3,7 +3,7 @@
 //! HTTP API, the CLI and MCP. [`App`] is a running Skillcase over one data directory; its methods
 //! are grouped by half: [`cases`] (the inbox and the agent's case calls, the guardrail),
 //! [`skills`] (library, disclosure levels, import, edits, catalog), [`export`] (the `.skill`
-//! export and the security scan of a library skill) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
+//! export and the security scan of a library skill), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
@@ -14,6 +14,7 @@ pub mod mcp_clients;
 mod overdue;
 pub mod paths;
 pub mod quiet;
+pub mod replies;
 mod running;
 pub mod settings;
 pub mod skills;

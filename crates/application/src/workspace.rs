@@ -104,6 +104,13 @@ impl App {
         Ok(())
     }
 
+    /// Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`).
+    pub async fn set_you(&self, value: settings::YouSettings) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(settings::set_you(app.settings.as_ref(), value).map(drop)?)).await?;
+        self.settings_changed("you");
+        Ok(())
+    }
+
     /// Saves the agent endpoint; the delivery worker tries waiting replies at once.
     pub async fn set_endpoint(&self, input: EndpointInput) -> Result<EndpointView, ErrorBody> {
         let view = self.blocking(move |app| Ok(app.outbox.set_endpoint(input)?)).await?;

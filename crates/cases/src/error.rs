@@ -49,6 +49,17 @@ pub enum CasesError {
     /// the number a person knows the case by.
     #[error("case #{number}: {source}")]
     InCase { number: i64, source: Box<CasesError> },
+    /// A saved reply's title or body is blank or too long.
+    #[error("the saved reply's {field} {reason}")]
+    InvalidSavedReply { field: &'static str, reason: String },
+    /// A saved reply uses a variable Skillcase does not know.
+    #[error("{{{{{name}}}}} is not a variable Skillcase knows; use one of {}", crate::replies::template::VARIABLES.join(", "))]
+    UnknownVariable { name: String },
+    #[error("no saved reply with id {id}")]
+    SavedReplyNotFound { id: String },
+    /// A saved-replies file that cannot be imported; `entry` counts from 1.
+    #[error("{}{reason}", entry.map(|n| format!("entry {n}: ")).unwrap_or_else(|| "the file cannot be imported: ".into()))]
+    InvalidSavedRepliesFile { entry: Option<usize>, reason: String },
     #[error("database error: {0}")]
     Db(#[from] rusqlite::Error),
     #[error(transparent)]
@@ -74,6 +85,10 @@ impl Coded for CasesError {
             CasesError::AgentCasesDisabled { .. } => "agent_cases_disabled",
             CasesError::HttpClient(_) => "http_client_failed",
             CasesError::Corrupt { .. } => "db_corrupt",
+            CasesError::InvalidSavedReply { .. } => "invalid_saved_reply",
+            CasesError::UnknownVariable { .. } => "unknown_variable",
+            CasesError::SavedReplyNotFound { .. } => "saved_reply_not_found",
+            CasesError::InvalidSavedRepliesFile { .. } => "invalid_saved_replies_file",
             CasesError::Db(_) => "db_error",
             CasesError::InCase { source, .. } => source.code(),
             CasesError::Store(e) => e.code(),
@@ -82,13 +97,17 @@ impl Coded for CasesError {
 
     fn details(&self) -> Option<serde_json::Value> {
         match self {
-            CasesError::CaseNotFound { id } | CasesError::DeliveryNotFound { id } => {
-                Some(json!({ "id": id }))
-            }
+            CasesError::CaseNotFound { id }
+            | CasesError::DeliveryNotFound { id }
+            | CasesError::SavedReplyNotFound { id } => Some(json!({ "id": id })),
             CasesError::InvalidTransition { from, action } => {
                 Some(json!({ "from": from.as_str(), "action": action }))
             }
-            CasesError::TextRequired { field } => Some(json!({ "field": field })),
+            CasesError::TextRequired { field } | CasesError::InvalidSavedReply { field, .. } => {
+                Some(json!({ "field": field }))
+            }
+            CasesError::UnknownVariable { name } => Some(json!({ "field": "body", "variable": name })),
+            CasesError::InvalidSavedRepliesFile { entry, .. } => Some(json!({ "entry": entry })),
             CasesError::InvalidInput { field, .. } | CasesError::InvalidEndpointSetting { field, .. } => {
                 Some(json!({ "field": field }))
             }

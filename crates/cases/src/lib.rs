@@ -7,6 +7,7 @@
 //! - [`promises`]: the promise ledger, what the agent promised on each case (D1).
 //! - [`reason`]: why the AI handed over (D5); [`report`]: cases per reason per week, time to
 //!   the first human reply, reopened cases.
+//! - [`replies`]: saved replies with their variables, the picker's matching and the JSON file.
 //! - [`quiet`]: the reminder and the auto-close when the customer goes quiet.
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
@@ -29,6 +30,7 @@ pub mod promises;
 pub mod quiet;
 pub mod reads;
 pub mod reason;
+pub mod replies;
 pub mod report;
 pub mod repository;
 pub mod signature;
@@ -38,6 +40,7 @@ pub mod transition;
 pub mod veto;
 
 pub use error::CasesError;
+pub use replies::SavedRepliesRepository;
 pub use repository::{CasesRepository, OutboxRepository};
 /// The clock every case time comes from (re-exported so callers need not know it is shared).
 pub use skillcase_common::clock;

@@ -14,6 +14,8 @@ use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction,
 use super::outbox::{self, Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{self, QuietDelays, QuietRun};
+use super::replies::pick::PickFilter;
+use super::replies::{self, ImportOutcome, SavedRepliesRepository, SavedReply, SavedReplyInput};
 use super::report::{self, CaseReport, ReportRange};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
@@ -225,5 +227,33 @@ impl OutboxRepository for SqliteCases {
     fn remove_agent(&self, agent_id: &str) -> Result<(), CasesError> {
         let agent_id = agent_id.to_owned();
         self.db.write(move |c| agents::remove_agent(c, &agent_id))
+    }
+}
+
+impl SavedRepliesRepository for SqliteCases {
+    fn list(&self) -> Result<Vec<SavedReply>, CasesError> {
+        self.db.read(replies::store::list)
+    }
+
+    fn create(&self, input: SavedReplyInput) -> Result<SavedReply, CasesError> {
+        self.db.write(move |c| replies::store::create(c, input))
+    }
+
+    fn update(&self, id: &str, input: SavedReplyInput) -> Result<SavedReply, CasesError> {
+        let id = id.to_owned();
+        self.db.write(move |c| replies::store::update(c, &id, input))
+    }
+
+    fn delete(&self, id: &str) -> Result<(), CasesError> {
+        let id = id.to_owned();
+        self.db.write(move |c| replies::store::delete(c, &id))
+    }
+
+    fn pick(&self, filter: &PickFilter) -> Result<Vec<SavedReply>, CasesError> {
+        self.db.read(|c| replies::store::pick(c, filter))
+    }
+
+    fn import(&self, entries: Vec<SavedReplyInput>) -> Result<ImportOutcome, CasesError> {
+        self.db.write(move |c| replies::store::import(c, entries))
     }
 }

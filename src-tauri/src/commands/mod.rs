@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod dialog;
 pub mod editing;
 pub mod mcp;
+pub mod replies;
 pub mod settings;
 pub mod skills;
 
@@ -14,7 +15,13 @@ pub mod skills;
 pub fn signatures() -> Vec<crate::ipc::Signature> {
     [app::signatures(), cases::signatures(), catalog::signatures(), dialog::signatures()]
         .into_iter()
-        .chain([editing::signatures(), mcp::signatures(), settings::signatures(), skills::signatures()])
+        .chain([
+            editing::signatures(),
+            mcp::signatures(),
+            replies::signatures(),
+            settings::signatures(),
+            skills::signatures(),
+        ])
         .flatten()
         .collect()
 }

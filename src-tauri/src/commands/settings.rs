@@ -8,7 +8,7 @@ use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
 use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
-use skillcase_application::settings::{QuietSettings, SettingsView};
+use skillcase_application::settings::{QuietSettings, SettingsView, YouSettings};
 use tauri::State;
 
 use crate::state::AppState;
@@ -58,6 +58,12 @@ ipc! {
     /// Saves the quiet-customer reminder and auto-close delays.
     fn settings_set_quiet(state: State<'_, AppState>, quiet: QuietSettings) -> SettingsView {
         state.app().set_quiet_settings(quiet).await?;
+        settings_get(state).await
+    }
+
+    /// Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`).
+    fn settings_set_you(state: State<'_, AppState>, you: YouSettings) -> SettingsView {
+        state.app().set_you(you).await?;
         settings_get(state).await
     }
 

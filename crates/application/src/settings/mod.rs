@@ -1,5 +1,5 @@
 //! Workspace settings (SPEC C1 *Settings*, B3, B4): the skills directory, the local API port,
-//! the import policy and limits, the UI language and theme, the quiet-customer delays. Each lives under its own key in the
+//! the import policy and limits, the UI language and theme, the quiet-customer delays, who you are. Each lives under its own key in the
 //! `settings` table as JSON, has one module that owns its default and its validation, and is
 //! refused with a stable code when bad ([`SettingsError`]). The agent endpoint keeps its own
 //! table ([`skillcase_cases::endpoint`]); [`view`] gathers everything Settings shows.
@@ -16,6 +16,7 @@ pub mod quiet;
 pub mod skills_dir;
 pub mod store;
 pub mod view;
+pub mod you;
 
 use serde::{Deserialize, Serialize};
 use skillcase_store::settings::SettingsRepository;
@@ -29,6 +30,7 @@ pub use policy::{checked_policy, policy, set_policy};
 pub use quiet::{quiet_settings, set_quiet_settings, QuietSettings};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
 pub use view::{ApiAccess, SettingsView};
+pub use you::{set_you, you, YouSettings};
 
 use skillcase_skill::policy::Policy;
 
@@ -46,6 +48,8 @@ pub struct WorkspaceSettings {
     pub calendar: skillcase_guard::due::CalendarSettings,
     /// The reminder and the auto-close when the customer goes quiet.
     pub quiet: QuietSettings,
+    /// The person at this desktop, for saved replies' `{{person.*}}` variables.
+    pub you: YouSettings,
 }
 
 /// Reads every workspace setting.
@@ -58,5 +62,6 @@ pub fn load(settings: &dyn SettingsRepository) -> Result<WorkspaceSettings, Sett
         theme: theme(settings)?,
         calendar: calendar_settings(settings)?,
         quiet: quiet_settings(settings)?,
+        you: you(settings)?,
     })
 }

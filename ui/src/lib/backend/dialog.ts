@@ -10,3 +10,8 @@ export function pickFolder(title: string, start?: string): Promise<string | null
 export function pickSaveFile(title: string, defaultName: string, filterName: string, extensions: string[]): Promise<string | null> {
   return commands.pickSaveFile({ title, defaultName, filterName, extensions });
 }
+
+/** The native open dialog, offering files ending in `extensions`; `null` when the person cancels. */
+export function pickOpenFile(title: string, filterName: string, extensions: string[]): Promise<string | null> {
+  return commands.pickOpenFile({ title, filterName, extensions });
+}

@@ -11,3 +11,4 @@ export * from "./cases";
 export * from "./settings";
 export * from "./mcp";
 export * from "./dialog";
+export * from "./replies";

@@ -12,6 +12,7 @@ import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
 import type { QuietSettings } from "../bindings/QuietSettings";
 import type { AgentInput } from "../bindings/AgentInput";
 import type { AgentView } from "../bindings/AgentView";
+import type { YouSettings } from "../bindings/YouSettings";
 import * as commands from "../bindings/commands";
 
 export type {
@@ -26,6 +27,7 @@ export type {
   QuietSettings,
   AgentInput,
   AgentView,
+  YouSettings,
 };
 
 /** Everything the Settings screen shows. */
@@ -66,6 +68,11 @@ export function setCalendar(calendar: CalendarSettings): Promise<SettingsView> {
 /** Saves the quiet-customer reminder and auto-close delays. */
 export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
   return commands.settingsSetQuiet({ quiet });
+}
+
+/** Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`). */
+export function setYou(you: YouSettings): Promise<SettingsView> {
+  return commands.settingsSetYou({ you });
 }
 
 /** Saves the agent endpoint. */

@@ -79,6 +79,7 @@ registered![
     settings::settings_set_theme,
     settings::settings_set_calendar,
     settings::settings_set_quiet,
+    settings::settings_set_response_targets,
     settings::settings_set_endpoint,
     settings::settings_test_endpoint,
     settings::settings_generate_secret,

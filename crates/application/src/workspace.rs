@@ -9,6 +9,7 @@
 use skillcase_cases::delivery::{test_endpoint, PingOutcome};
 use skillcase_cases::endpoint::{EndpointInput, EndpointView};
 use skillcase_cases::signature;
+use skillcase_cases::sla::ResponseTargets;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
 use skillcase_guard::due::CalendarSettings;
@@ -100,6 +101,14 @@ impl App {
         self.blocking(move |app| Ok(settings::set_quiet_settings(app.settings.as_ref(), value).map(drop)?))
             .await?;
         self.settings_changed("quiet");
+        Ok(())
+    }
+
+    /// Saves the response-time targets; cases opened from now on take them.
+    pub async fn set_response_targets(&self, value: ResponseTargets) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(settings::set_response_targets(app.settings.as_ref(), value).map(drop)?))
+            .await?;
+        self.settings_changed("response_targets");
         Ok(())
     }
 

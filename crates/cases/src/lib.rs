@@ -7,6 +7,8 @@
 //! - [`promises`]: the promise ledger, what the agent promised on each case (D1).
 //! - [`reason`]: why the AI handed over (D5); [`report`]: cases per reason per week, time to
 //!   the first human reply, reopened cases.
+//! - [`sla`]: response-time targets (first reply, resolution) in business hours, paused while
+//!   the case waits on the customer.
 //! - [`quiet`]: the reminder and the auto-close when the customer goes quiet.
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
@@ -30,6 +32,7 @@ pub mod reason;
 pub mod report;
 pub mod repository;
 pub mod signature;
+pub mod sla;
 pub mod sqlite;
 pub mod store;
 pub mod transition;

@@ -14,6 +14,7 @@ use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction,
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{QuietDelays, QuietRun};
+use super::sla::OverdueTarget;
 use super::report::{CaseReport, ReportRange};
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
@@ -78,6 +79,9 @@ pub trait CasesRepository: Send + Sync {
     /// One run of the quiet-customer job at `now` (SPEC D5): the reminders due and the closings
     /// due, each its own transaction, each case at most once per wait however many runs race.
     fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError>;
+    /// The response-time targets that fell due unmet at `now`, each taken once with its
+    /// `sla_overdue` event.
+    fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }

@@ -13,6 +13,7 @@ use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction,
 use super::outbox::{self, Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{self, QuietDelays, QuietRun};
+use super::sla::OverdueTarget;
 use super::report::{self, CaseReport, ReportRange};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
@@ -142,6 +143,11 @@ impl CasesRepository for SqliteCases {
     fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
         let now = now.to_owned();
         self.db.write(move |c| crate::promises::take_overdue(c, &now))
+    }
+
+    fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+        let now = now.to_owned();
+        self.db.write(move |c| crate::sla::take_overdue(c, &now))
     }
 
     fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {

@@ -5,6 +5,7 @@
 use crate::ipc::ipc;
 use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
+use skillcase_application::domain::cases::sla::ResponseTargets;
 use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
 use skillcase_application::settings::{QuietSettings, SettingsView};
@@ -57,6 +58,12 @@ ipc! {
     /// Saves the quiet-customer reminder and auto-close delays.
     fn settings_set_quiet(state: State<'_, AppState>, quiet: QuietSettings) -> SettingsView {
         state.app().set_quiet_settings(quiet).await?;
+        settings_get(state).await
+    }
+
+    /// Saves the response-time targets (first reply, resolution) new cases are opened under.
+    fn settings_set_response_targets(state: State<'_, AppState>, targets: ResponseTargets) -> SettingsView {
+        state.app().set_response_targets(targets).await?;
         settings_get(state).await
     }
 

@@ -26,6 +26,8 @@ pub enum SettingsError {
     InvalidCalendar { field: &'static str, reason: String },
     #[error("the quiet-customer delay {field} {reason}")]
     InvalidQuietDelay { field: &'static str, reason: String },
+    #[error("the response-time target {field} {reason}")]
+    InvalidResponseTarget { field: &'static str, reason: String },
     #[error("the stored setting {key} is not readable ({reason}); save it again in Settings")]
     Corrupt { key: &'static str, reason: String },
     #[error(transparent)]
@@ -44,6 +46,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidTheme { .. } => "invalid_theme",
             SettingsError::InvalidCalendar { .. } => "invalid_calendar",
             SettingsError::InvalidQuietDelay { .. } => "invalid_quiet_delay",
+            SettingsError::InvalidResponseTarget { .. } => "invalid_response_target",
             SettingsError::Corrupt { .. } => "settings_corrupt",
             SettingsError::Db(inner) => inner.code(),
         }
@@ -59,9 +62,9 @@ impl Coded for SettingsError {
             SettingsError::InvalidLimit { field, .. } => field,
             SettingsError::InvalidLanguage { .. } => "language",
             SettingsError::InvalidTheme { .. } => "theme",
-            SettingsError::InvalidCalendar { field, .. } | SettingsError::InvalidQuietDelay { field, .. } => {
-                field
-            }
+            SettingsError::InvalidCalendar { field, .. }
+            | SettingsError::InvalidQuietDelay { field, .. }
+            | SettingsError::InvalidResponseTarget { field, .. } => field,
             SettingsError::Corrupt { key, .. } => key,
             SettingsError::Db(_) => return None,
         };

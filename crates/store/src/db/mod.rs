@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0009_case_search.sql"),
     include_str!("migrations/0010_handover_reason.sql"),
     include_str!("migrations/0011_quiet_customers.sql"),
+    include_str!("migrations/0013_response_targets.sql"),
 ];
 
 /// Why the database could not be opened.

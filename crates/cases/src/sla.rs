@@ -157,12 +157,7 @@ pub(crate) fn start(conn: &Connection, case_id: &str, opened_at: &str) -> Result
         return Ok(());
     }
     let calendar = calendar(conn)?;
-    let Some(opened) = zoned(opened_at, &calendar) else { return Ok(()) };
-    let due = |minutes: Option<u32>| {
-        minutes
-            .and_then(|m| calendar.add_business_time(&opened, SignedDuration::from_mins(i64::from(m))))
-            .map(|at| crate::guard::stamp(&at))
-    };
+    let due = |minutes: Option<u32>| minutes.and_then(|m| due_after(&calendar, opened_at, m));
     conn.execute(
         "UPDATE cases SET first_reply_target = ?2, first_reply_due_at = ?3, resolution_target = ?4, \
          resolution_due_at = ?5 WHERE id = ?1",
@@ -205,22 +200,12 @@ fn resume(conn: &Connection, case_id: &str, now: &str) -> Result<(), CasesError>
             [case_id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-    let push = match &paused_at {
-        Some(paused_at) if first_reply_due.is_some() || resolution_due.is_some() => {
-            let calendar = calendar(conn)?;
-            let paused = match (zoned(paused_at, &calendar), zoned(now, &calendar)) {
-                (Some(from), Some(to)) => calendar.business_time_between(&from, &to),
-                _ => SignedDuration::ZERO,
-            };
-            Some((calendar, paused))
-        }
+    let calendar = match &paused_at {
+        Some(_) if first_reply_due.is_some() || resolution_due.is_some() => Some(calendar(conn)?),
         _ => None,
     };
     let pushed = |due: Option<String>| -> Option<String> {
-        let (calendar, paused) = push.as_ref()?;
-        let due = due?;
-        let at = zoned(&due, calendar)?;
-        Some(calendar.add_business_time(&at, *paused).map(|at| crate::guard::stamp(&at)).unwrap_or(due))
+        push_by_pause(calendar.as_ref()?, &due?, paused_at.as_deref()?, now)
     };
     conn.execute(
         "UPDATE cases SET sla_paused_at = NULL, first_reply_due_at = coalesce(?2, first_reply_due_at), \
@@ -228,6 +213,25 @@ fn resume(conn: &Connection, case_id: &str, now: &str) -> Result<(), CasesError>
         params![case_id, pushed(first_reply_due), pushed(resolution_due)],
     )?;
     Ok(())
+}
+
+/// When a target of `minutes` business minutes counted from `from` (a stored timestamp) falls
+/// due: outside opening hours, weekends and holidays the clock does not run.
+pub fn due_after(calendar: &Calendar, from: &str, minutes: u32) -> Option<String> {
+    let from = zoned(from, calendar)?;
+    let due = calendar.add_business_time(&from, SignedDuration::from_mins(i64::from(minutes)))?;
+    Some(crate::guard::stamp(&due))
+}
+
+/// `due` moved later by the business time between `paused_at` and `resumed_at`: a clock that
+/// stood still over a pause resumes with the business time it lost, and no more.
+pub fn push_by_pause(calendar: &Calendar, due: &str, paused_at: &str, resumed_at: &str) -> Option<String> {
+    let paused = calendar.business_time_between(&zoned(paused_at, calendar)?, &zoned(resumed_at, calendar)?);
+    if paused.is_zero() {
+        return Some(due.to_string());
+    }
+    let pushed = calendar.add_business_time(&zoned(due, calendar)?, paused)?;
+    Some(crate::guard::stamp(&pushed))
 }
 
 /// Writes the next running due time: the unmet first reply or the resolution, whichever is

@@ -10,9 +10,21 @@ import type { Theme } from "../bindings/Theme";
 import type { GuardCalendarSettings as CalendarSettings } from "../bindings/GuardCalendarSettings";
 import type { GuardWeekday as Weekday } from "../bindings/GuardWeekday";
 import type { QuietSettings } from "../bindings/QuietSettings";
+import type { ResponseTargets } from "../bindings/ResponseTargets";
 import * as commands from "../bindings/commands";
 
-export type { SettingsView, EndpointInput, PingOutcome, Policy, Language, Theme, CalendarSettings, Weekday, QuietSettings };
+export type {
+  SettingsView,
+  EndpointInput,
+  PingOutcome,
+  Policy,
+  Language,
+  Theme,
+  CalendarSettings,
+  Weekday,
+  QuietSettings,
+  ResponseTargets,
+};
 
 /** Everything the Settings screen shows. */
 export function getSettings(): Promise<SettingsView> {
@@ -52,6 +64,11 @@ export function setCalendar(calendar: CalendarSettings): Promise<SettingsView> {
 /** Saves the quiet-customer reminder and auto-close delays. */
 export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
   return commands.settingsSetQuiet({ quiet });
+}
+
+/** Saves the response-time targets (first reply, resolution) new cases are opened under. */
+export function setResponseTargets(targets: ResponseTargets): Promise<SettingsView> {
+  return commands.settingsSetResponseTargets({ targets });
 }
 
 /** Saves the agent endpoint. */

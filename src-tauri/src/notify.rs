@@ -21,7 +21,9 @@ pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
                 Ok(DomainEvent::PromiseOverdue { number, quote, .. }) => {
                     show_overdue(&app, number, quote).await
                 }
-                Ok(DomainEvent::SlaOverdue { number, target, .. }) => show_target_overdue(&app, number, &target).await,
+                Ok(DomainEvent::SlaOverdue { number, target, .. }) => {
+                    show_target_overdue(&app, number, &target).await
+                }
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => break,
             }

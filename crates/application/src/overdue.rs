@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use skillcase_cases::sla::OverdueTarget;
 use skillcase_common::clock;
-use skillcase_common::ErrorBody;
 use skillcase_common::events::DomainEvent;
+use skillcase_common::ErrorBody;
 use tokio::task::JoinHandle;
 
 use crate::App;

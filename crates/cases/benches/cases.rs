@@ -262,7 +262,9 @@ fn response_targets(c: &mut Criterion) {
         b.iter(|| list_cases(&conn, &first).unwrap())
     });
     let deep = page(69_900);
-    c.bench_function("due_soonest_last_page_of_100_among_100k", |b| b.iter(|| list_cases(&conn, &deep).unwrap()));
+    c.bench_function("due_soonest_last_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&conn, &deep).unwrap())
+    });
     c.bench_function("sla_overdue_scan_nothing_due_among_100k", |b| {
         b.iter(|| assert!(sla::take_overdue(&conn, "2025-12-31T00:00:00.000Z").unwrap().is_empty()))
     });

@@ -14,8 +14,8 @@ use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction,
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{QuietDelays, QuietRun};
-use super::sla::OverdueTarget;
 use super::report::{CaseReport, ReportRange};
+use super::sla::OverdueTarget;
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
 

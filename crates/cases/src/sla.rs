@@ -288,7 +288,12 @@ pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverdueTarget>, 
     })
 }
 
-fn take(conn: &Connection, target: SlaTarget, sql: &str, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+fn take(
+    conn: &Connection,
+    target: SlaTarget,
+    sql: &str,
+    now: &str,
+) -> Result<Vec<OverdueTarget>, CasesError> {
     let mut stmt = conn.prepare_cached(sql)?;
     let rows = stmt.query_map([now], |r| {
         Ok(OverdueTarget { case_id: r.get(0)?, number: r.get(1)?, target, due_at: r.get(2)? })
@@ -352,7 +357,8 @@ mod tests {
 
     #[test]
     fn a_target_beyond_ninety_days_is_refused() {
-        let targets = ResponseTargets { first_reply_minutes: None, resolution_minutes: Some(MAX_TARGET_MINUTES + 1) };
+        let targets =
+            ResponseTargets { first_reply_minutes: None, resolution_minutes: Some(MAX_TARGET_MINUTES + 1) };
         assert_eq!(targets.problem().map(|(field, _)| field), Some("resolution_minutes"));
     }
 }

@@ -13,9 +13,9 @@ use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction,
 use super::outbox::{self, Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{self, QuietDelays, QuietRun};
-use super::sla::OverdueTarget;
 use super::report::{self, CaseReport, ReportRange};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
+use super::sla::OverdueTarget;
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::{self, OpenOutcome};
 use super::{reads, veto};

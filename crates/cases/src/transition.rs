@@ -18,8 +18,8 @@ use super::error::CasesError;
 use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
 use super::outbox;
 use super::quiet;
-use super::sla;
 use super::reason::HandoverReason;
+use super::sla;
 use super::store::{append_event, find_case, open_case_for_conversation};
 
 /// The longest conversation id, title, lead field or agent id accepted, in characters.

@@ -35,7 +35,8 @@ fn targets(conn: &Connection, first_reply: Option<u32>, resolution: Option<u32>)
 }
 
 fn put_setting(conn: &Connection, key: &str, value: &str) {
-    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)", params![key, value]).unwrap();
+    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)", params![key, value])
+        .unwrap();
 }
 
 fn plus_minutes(stamp: &str, minutes: i64) -> String {
@@ -192,7 +193,8 @@ fn due_soonest_pages_continue_past_the_timed_cases() {
     let second_untimed = cases.open_case(refund_case("u2")).unwrap().case.number;
 
     let page = |offset| {
-        let filter = CaseFilter { sort: Some(CaseSort::DueSoonest), offset, limit: 1, ..CaseFilter::default() };
+        let filter =
+            CaseFilter { sort: Some(CaseSort::DueSoonest), offset, limit: 1, ..CaseFilter::default() };
         cases.list_cases(&filter).unwrap().items.iter().map(|item| item.case.number).collect::<Vec<_>>()
     };
     assert_eq!([page(0), page(1), page(2)].concat(), vec![timed, first_untimed, second_untimed]);
@@ -229,5 +231,9 @@ fn a_target_not_yet_due_or_paused_is_not_announced() {
     cases.reply(&paused.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
 
     assert!(cases.take_overdue_targets(&plus_minutes(&waiting.opened_at, 30)).unwrap().is_empty());
-    assert!(cases.take_overdue_targets(&plus_minutes(&paused.opened_at, 90)).unwrap().iter().all(|t| t.case_id != paused.id));
+    assert!(cases
+        .take_overdue_targets(&plus_minutes(&paused.opened_at, 90))
+        .unwrap()
+        .iter()
+        .all(|t| t.case_id != paused.id));
 }

@@ -278,7 +278,9 @@ impl Calendar {
         let mut date = from.date();
         while date <= to.date() {
             if self.is_business_day(date) {
-                if let (Some(open), Some(close)) = (self.moment(date, self.opens), self.moment(date, self.closes)) {
+                if let (Some(open), Some(close)) =
+                    (self.moment(date, self.opens), self.moment(date, self.closes))
+                {
                     let start = if from > open { from.clone() } else { open };
                     let end = if to < close { to.clone() } else { close };
                     if start < end {

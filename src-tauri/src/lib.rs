@@ -81,6 +81,7 @@ registered![
     settings::settings_set_calendar,
     settings::settings_set_quiet,
     settings::settings_set_you,
+    settings::settings_set_response_targets,
     settings::settings_set_endpoint,
     settings::settings_set_agent,
     settings::settings_remove_agent,

@@ -21,6 +21,9 @@ pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
                 Ok(DomainEvent::PromiseOverdue { number, quote, .. }) => {
                     show_overdue(&app, number, quote).await
                 }
+                Ok(DomainEvent::SlaOverdue { number, target, .. }) => {
+                    show_target_overdue(&app, number, &target).await
+                }
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => break,
             }
@@ -52,13 +55,34 @@ fn overdue_title(number: i64, portuguese: bool) -> String {
     }
 }
 
+/// Shows `#1042: first reply overdue` (or resolution) when a response-time target falls due.
+async fn show_target_overdue(app: &AppHandle, number: i64, target: &str) {
+    let portuguese = app.state::<AppState>().app().speaks_portuguese().await;
+    show(app, target_overdue_title(number, target, portuguese), String::new());
+}
+
+fn target_overdue_title(number: i64, target: &str, portuguese: bool) -> String {
+    match (target, portuguese) {
+        ("first_reply", true) => format!("#{number}: primeira resposta atrasada"),
+        ("first_reply", false) => format!("#{number}: first reply overdue"),
+        (_, true) => format!("#{number}: resolução atrasada"),
+        (_, false) => format!("#{number}: resolution overdue"),
+    }
+}
+
 fn show(app: &AppHandle, title: String, body: String) {
     let _ = app.notification().builder().title(title).body(body).show();
 }
 
 #[cfg(test)]
 mod tests {
-    use super::overdue_title;
+    use super::{overdue_title, target_overdue_title};
+
+    #[test]
+    fn target_overdue_title_names_the_case_and_the_target_in_the_persons_language() {
+        assert_eq!(target_overdue_title(1042, "first_reply", false), "#1042: first reply overdue");
+        assert_eq!(target_overdue_title(7, "resolution", true), "#7: resolução atrasada");
+    }
 
     #[test]
     fn overdue_title_names_the_case_in_the_persons_language() {

@@ -269,7 +269,7 @@ fn schemas() -> Value {
         "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
-              "reason", "waiting_since", "opened_at", "updated_at", "closed_at"],
+              "reason", "waiting_since", "opened_at", "updated_at", "closed_at", "sla"],
             json!({
                 "id": string(),
                 "number": { "type": "integer", "description": "the short number people use (#1042)" },
@@ -290,6 +290,25 @@ fn schemas() -> Value {
                 "opened_at": string(),
                 "updated_at": string(),
                 "closed_at": optional_string(),
+                "sla": schema_ref("CaseSla"),
+            }),
+        ),
+        "CaseSla": object(
+            &["first_reply", "resolution", "paused_since", "next_due_at"],
+            json!({
+                "first_reply": nullable_ref("SlaClock"),
+                "resolution": nullable_ref("SlaClock"),
+                "paused_since": { "type": ["string", "null"], "description": "since when the clocks stand still: the case waits on the customer" },
+                "next_due_at": { "type": ["string", "null"], "description": "the next due time still running; null while paused or closed" },
+            }),
+        ),
+        "SlaClock": object(
+            &["target_minutes", "due_at", "met_at", "state"],
+            json!({
+                "target_minutes": { "type": "integer", "description": "the target the case was opened under, in business minutes" },
+                "due_at": { "type": "string", "description": "when it falls due, RFC 3339 UTC, after every pause so far" },
+                "met_at": { "type": ["string", "null"], "description": "the first answer (first reply) or the close (resolution)" },
+                "state": { "enum": ["running", "paused", "overdue", "met", "late"] },
             }),
         ),
         "CaseWithTimeline": object(
@@ -308,7 +327,7 @@ fn schemas() -> Value {
                 "case_id": string(),
                 "kind": { "enum": ["opened", "human_replied", "lead_asked", "lead_provided", "lead_unresponsive",
                                     "resolved", "escalated", "cancelled", "agent_notified", "delivery_failed",
-                                    "promise_made", "reminder_sent"] },
+                                    "promise_made", "reminder_sent", "sla_overdue"] },
                 "actor": { "enum": ["agent", "human", "system", "lead"] },
                 "actor_name": string(),
                 "at": string(),

@@ -53,7 +53,7 @@ pub struct AppOptions {
     /// Run the delivery worker and watch the skills directory (the window and `serve`); a
     /// one-shot CLI command leaves both off, so it never sends a reply as a side effect.
     pub background: bool,
-    /// How often overdue promises are looked for (with `background`).
+    /// How often overdue promises and response-time targets are looked for (with `background`).
     pub overdue_poll: std::time::Duration,
     /// How often the quiet-customer job runs (with `background`).
     pub quiet_poll: std::time::Duration,
@@ -71,7 +71,7 @@ impl AppOptions {
             events: EventBus::new(),
             worker: WorkerOptions::default(),
             background: true,
-            overdue_poll: std::time::Duration::from_secs(30),
+            overdue_poll: crate::overdue::poll_interval(),
             quiet_poll: crate::quiet::poll_interval(),
         }
     }

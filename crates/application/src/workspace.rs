@@ -10,6 +10,7 @@ use skillcase_cases::agents::{AgentInput, AgentView};
 use skillcase_cases::delivery::{test_endpoint, PingOutcome};
 use skillcase_cases::endpoint::{EndpointInput, EndpointView};
 use skillcase_cases::signature;
+use skillcase_cases::sla::ResponseTargets;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
 use skillcase_guard::due::CalendarSettings;
@@ -108,6 +109,14 @@ impl App {
     pub async fn set_you(&self, value: settings::YouSettings) -> Result<(), ErrorBody> {
         self.blocking(move |app| Ok(settings::set_you(app.settings.as_ref(), value).map(drop)?)).await?;
         self.settings_changed("you");
+        Ok(())
+    }
+
+    /// Saves the response-time targets; cases opened from now on take them.
+    pub async fn set_response_targets(&self, value: ResponseTargets) -> Result<(), ErrorBody> {
+        self.blocking(move |app| Ok(settings::set_response_targets(app.settings.as_ref(), value).map(drop)?))
+            .await?;
+        self.settings_changed("response_targets");
         Ok(())
     }
 

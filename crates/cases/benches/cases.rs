@@ -5,7 +5,8 @@
 //! (`cases_search`, FTS5): a conversation id, a word of a note typed without its accents and cut
 //! short as while typing, and a word every case holds. And the handover report over 100 000
 //! cases: the inbox's default eight weeks, and a whole year (every case). The quiet-customer
-//! job's look-ups run over the same 100 000 cases. And the delivery worker's claim when several
+//! job's look-ups run over the same 100 000 cases, and so do the response-time targets' "due
+//! soonest" pages and the overdue watch's scan. And the delivery worker's claim when several
 //! agents share the inbox, each routed to its own endpoint or the default one.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -18,7 +19,8 @@ use skillcase_cases::outbox::{claim_next, release};
 use skillcase_cases::quiet::{self, QuietDelays};
 use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::{case_report, ReportRange};
-use skillcase_cases::store::{get_case, list_cases, tab_counts, CaseFilter, CaseTab};
+use skillcase_cases::sla;
+use skillcase_cases::store::{get_case, list_cases, tab_counts, CaseFilter, CaseSort, CaseTab};
 use skillcase_cases::transition::{open_case, record_lead_asked, reply};
 
 fn new_case(conversation: String) -> NewCase {
@@ -273,11 +275,57 @@ fn agent_routing(c: &mut Criterion) {
     c.bench_function("claim_routed_among_10k_pending_default_off", &mut claim_and_give_back);
     set_endpoint(&conn, endpoint(true)).unwrap();
     c.bench_function("claim_routed_among_10k_pending_default_on", &mut claim_and_give_back);
+/// The 100 000 cases of [`seed`] with response-time targets: every open case has a first reply
+/// due an hour after opening and a resolution due eight hours after; the cases waiting on the
+/// customer stand paused.
+fn seed_targets(conn: &rusqlite::Connection) {
+    conn.execute_batch(
+        "UPDATE cases SET first_reply_target = 60, resolution_target = 480, \
+           first_reply_due_at = strftime('%Y-%m-%dT%H:%M:%fZ', opened_at, '+1 hour'), \
+           resolution_due_at = strftime('%Y-%m-%dT%H:%M:%fZ', opened_at, '+8 hours'); \
+         UPDATE cases SET sla_paused_at = waiting_since WHERE status = 'awaiting_lead'; \
+         UPDATE cases SET sla_due_at = first_reply_due_at WHERE status = 'awaiting_human';",
+    )
+    .unwrap();
+}
+
+/// "Due soonest" over 100 000 cases (70 000 waiting on the person, each with a running target):
+/// the first page and a deep one, walked from `cases_sla_due`; and the overdue watch's scan when
+/// nothing new is due (what almost every poll finds: every target already announced).
+fn response_targets(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
+    seed(&conn, 100_000);
+    seed_targets(&conn);
+    let page = |offset: u32| CaseFilter {
+        tab: Some(CaseTab::WaitingOnYou),
+        sort: Some(CaseSort::DueSoonest),
+        offset,
+        limit: 100,
+        ..CaseFilter::default()
+    };
+    let first = page(0);
+    c.bench_function("due_soonest_first_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&conn, &first).unwrap())
+    });
+    let deep = page(69_900);
+    c.bench_function("due_soonest_last_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&conn, &deep).unwrap())
+    });
+    c.bench_function("sla_overdue_scan_nothing_due_among_100k", |b| {
+        b.iter(|| assert!(sla::take_overdue(&conn, "2025-12-31T00:00:00.000Z").unwrap().is_empty()))
+    });
+    let announced = sla::take_overdue(&conn, "2026-12-31T00:00:00.000Z").unwrap().len();
+    assert!(announced > 70_000, "every open case's targets fell due: {announced}");
+    c.bench_function("sla_overdue_scan_all_announced_among_100k", |b| {
+        b.iter(|| assert!(sla::take_overdue(&conn, "2026-12-31T00:00:00.000Z").unwrap().is_empty()))
+    });
 }
 
 criterion_group! {
     name = cases;
     config = Criterion::default().sample_size(30);
     targets = benches, hundred_thousand, handover_report, agent_routing
+    targets = benches, hundred_thousand, handover_report, response_targets
 }
 criterion_main!(cases);

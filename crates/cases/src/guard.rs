@@ -244,7 +244,7 @@ fn spans_in_quote(message: &str, quote: &str, spans: &[Span]) -> Vec<Span> {
 }
 
 /// A due time as every stored timestamp is written (RFC 3339 UTC, milliseconds).
-fn stamp(at: &jiff::ZonedDateTime) -> String {
+pub(crate) fn stamp(at: &jiff::ZonedDateTime) -> String {
     let nanos = i128::from(at.timestamp().as_millisecond()) * 1_000_000;
     let utc =
         time::OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);

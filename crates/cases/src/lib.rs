@@ -8,6 +8,8 @@
 //! - [`reason`]: why the AI handed over (D5); [`report`]: cases per reason per week, time to
 //!   the first human reply, reopened cases.
 //! - [`replies`]: saved replies with their variables, the picker's matching and the JSON file.
+//! - [`sla`]: response-time targets (first reply, resolution) in business hours, paused while
+//!   the case waits on the customer.
 //! - [`quiet`]: the reminder and the auto-close when the customer goes quiet.
 //! - [`store`]: reading cases, timelines and inbox pages; [`reads`]: which ones a person opened.
 //! - [`outbox`], [`delivery`], [`endpoint`], [`signature`]: the reply message, the worker that
@@ -34,6 +36,7 @@ pub mod replies;
 pub mod report;
 pub mod repository;
 pub mod signature;
+pub mod sla;
 pub mod sqlite;
 pub mod store;
 pub mod transition;

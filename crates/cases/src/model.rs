@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::reason::HandoverReason;
+use super::sla::CaseSla;
 
 /// Where a case stands. `awaiting_human` and `awaiting_lead` are open; the other three are
 /// terminal and never change again (SPEC B2).
@@ -140,6 +141,8 @@ pub struct Case {
     pub opened_at: String,
     pub updated_at: String,
     pub closed_at: Option<String>,
+    /// The response-time targets: due times, whether each was met, paused or missed.
+    pub sla: CaseSla,
 }
 
 /// What the agent (or the guardrail) supplies to open a case.
@@ -298,10 +301,12 @@ pub enum EventKind {
     InternalNote,
     /// The customer went quiet: the agent was asked to nudge them once (`case.reminder`).
     ReminderSent,
+    /// A response-time target (first reply or resolution) fell due unmet; announced once.
+    SlaOverdue,
 }
 
 impl EventKind {
-    const ALL: [EventKind; 13] = [
+    const ALL: [EventKind; 14] = [
         EventKind::Opened,
         EventKind::HumanReplied,
         EventKind::LeadAsked,
@@ -315,6 +320,7 @@ impl EventKind {
         EventKind::PromiseMade,
         EventKind::InternalNote,
         EventKind::ReminderSent,
+        EventKind::SlaOverdue,
     ];
 
     /// The snake_case name stored in the database.
@@ -333,6 +339,7 @@ impl EventKind {
             EventKind::PromiseMade => "promise_made",
             EventKind::InternalNote => "internal_note",
             EventKind::ReminderSent => "reminder_sent",
+            EventKind::SlaOverdue => "sla_overdue",
         }
     }
 

@@ -16,6 +16,7 @@ use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
 use super::quiet::{QuietDelays, QuietRun};
 use super::report::{CaseReport, ReportRange};
+use super::sla::OverdueTarget;
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::OpenOutcome;
 
@@ -81,6 +82,9 @@ pub trait CasesRepository: Send + Sync {
     fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError>;
     /// The switches of an agent (every one on for an agent without settings, or no id).
     fn agent_switches(&self, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError>;
+    /// The response-time targets that fell due unmet at `now`, each taken once with its
+    /// `sla_overdue` event.
+    fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }

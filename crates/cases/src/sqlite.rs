@@ -18,6 +18,7 @@ use super::replies::pick::PickFilter;
 use super::replies::{self, ImportOutcome, SavedRepliesRepository, SavedReply, SavedReplyInput};
 use super::report::{self, CaseReport, ReportRange};
 use super::repository::{CasesRepository, OutboxRepository, Veto, VetoCount};
+use super::sla::OverdueTarget;
 use super::store::{self, CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::{self, OpenOutcome};
 use super::{reads, veto};
@@ -145,6 +146,11 @@ impl CasesRepository for SqliteCases {
     fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
         let now = now.to_owned();
         self.db.write(move |c| crate::promises::take_overdue(c, &now))
+    }
+
+    fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+        let now = now.to_owned();
+        self.db.write(move |c| crate::sla::take_overdue(c, &now))
     }
 
     fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {

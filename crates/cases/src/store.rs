@@ -70,6 +70,19 @@ impl CaseTab {
     }
 }
 
+/// The order of an inbox page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CaseSort {
+    /// The tab's own order (longest waiting first; closed: most recently closed first).
+    #[default]
+    Tab,
+    /// The case whose response-time target falls due soonest first (overdue ones first of all),
+    /// then the cases with no running target in the tab's order.
+    DueSoonest,
+}
+
 /// Which cases an inbox page shows. Tab, status, reason and dates narrow together; `search` matches the
 /// number (`1042` or `#1042`) or, through the full-text index, every word typed (the last one as
 /// a prefix, accents and case ignored) in the title, summary, blocker, lead, conversation id,
@@ -98,6 +111,10 @@ pub struct CaseFilter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub opened_to: Option<String>,
+    /// The page's order; the tab's own when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sort: Option<CaseSort>,
     #[serde(default)]
     pub offset: u32,
     /// At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
@@ -149,7 +166,11 @@ pub struct CasePage {
 
 pub(crate) const CASE_COLUMNS: &str = "id, number, conversation_id, lead_id, lead_name, lead_channel, \
      lead_contact, agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, \
-     updated_at, closed_at, reason";
+     updated_at, closed_at, reason, first_reply_target, first_reply_due_at, first_reply_at, resolution_target, \
+     resolution_due_at, closed_at, sla_paused_at, sla_due_at";
+
+/// How many columns [`CASE_COLUMNS`] names; a page's extra columns come after them.
+const CASE_COLUMN_COUNT: usize = 27;
 
 const EVENT_COLUMNS: &str = "seq, case_id, kind, actor, actor_name, at, payload";
 
@@ -236,11 +257,24 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
         |r| r.get(0),
     )?;
     let now = super::clock::now();
-    let order = match filter.tab {
+    let tab_order = match filter.tab {
         Some(tab) => tab.order(&now),
         None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC".into(),
     };
+    let due_soonest = filter.sort == Some(CaseSort::DueSoonest);
+    let order = if due_soonest {
+        // After the due cases, the rest in the plain order an index holds (no promise first).
+        let rest = match filter.tab {
+            Some(CaseTab::WaitingOnYou | CaseTab::WaitingOnCustomer) => "waiting_since ASC, number ASC",
+            Some(CaseTab::Closed) => "closed_at DESC, number DESC",
+            None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC",
+        };
+        format!("sla_due_at IS NULL, sla_due_at, {rest}")
+    } else {
+        tab_order
+    };
     let page = match filter.tab {
+        _ if due_soonest => due_soonest_page(conn, from, &where_sql, &args, &order, limit, filter.offset)?,
         Some(CaseTab::WaitingOnYou) => {
             waiting_on_you_page(conn, from, &where_sql, &args, &now, limit, filter.offset)?
         }
@@ -262,9 +296,10 @@ pub fn list_cases(conn: &Connection, filter: &CaseFilter) -> Result<CasePage, Ca
     );
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt.query_map([], |row| {
-        let latest: Option<String> = row.get(19)?;
-        let promise = row.get::<_, Option<String>>(21)?.map(|quote| (quote, row.get(22)));
-        Ok((case_from_row(row)?, latest, row.get::<_, bool>(20)?, promise))
+        let extra = CASE_COLUMN_COUNT;
+        let latest: Option<String> = row.get(extra)?;
+        let promise = row.get::<_, Option<String>>(extra + 2)?.map(|quote| (quote, row.get(extra + 3)));
+        Ok((case_from_row(row)?, latest, row.get::<_, bool>(extra + 1)?, promise))
     })?;
     let mut items = Vec::new();
     for row in rows {
@@ -322,6 +357,50 @@ fn waiting_on_you_page(
             &args,
         )?;
         page.extend(rest);
+    }
+    Ok(page)
+}
+
+/// The rowids of one "due soonest" page: the cases with a running target in due order, walked
+/// from the index `cases_sla_due` and stopped after the page, then the rest in the tab's order.
+fn due_soonest_page(
+    conn: &Connection,
+    from: Source,
+    where_sql: &str,
+    args: &[String],
+    order: &str,
+    limit: u32,
+    offset: u32,
+) -> Result<Vec<i64>, CasesError> {
+    let and = if where_sql.is_empty() { "WHERE" } else { "AND" };
+    let cases = from.cases();
+    let mut page = rowids(
+        conn,
+        &format!(
+            "SELECT rowid FROM {cases} {where_sql} {and} sla_due_at IS NOT NULL \
+             ORDER BY sla_due_at, number LIMIT {limit} OFFSET {offset}"
+        ),
+        args,
+    )?;
+    if page.len() < limit as usize {
+        let due: i64 = match page.len() {
+            0 => conn.query_row(
+                &format!("SELECT count(*) FROM {cases} {where_sql} {and} sla_due_at IS NOT NULL"),
+                rusqlite::params_from_iter(args),
+                |r| r.get(0),
+            )?,
+            n => i64::from(offset) + n as i64,
+        };
+        let rest_offset = i64::from(offset).saturating_sub(due).max(0);
+        page.extend(rowids(
+            conn,
+            &format!(
+                "SELECT rowid FROM {cases} {where_sql} {and} sla_due_at IS NULL ORDER BY {order} \
+                 LIMIT {} OFFSET {rest_offset}",
+                limit as usize - page.len()
+            ),
+            args,
+        )?);
     }
     Ok(page)
 }
@@ -473,6 +552,7 @@ pub(crate) fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Case, Case
     let source: String = row.get(13)?;
     let context: String = row.get(12)?;
     let reason: String = row.get(18)?;
+    let now = super::clock::now();
     let build = |status: CaseStatus,
                  source: CaseSource,
                  reason: HandoverReason,
@@ -495,6 +575,7 @@ pub(crate) fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Case, Case
             opened_at: row.get(15)?,
             updated_at: row.get(16)?,
             closed_at: row.get(17)?,
+            sla: super::sla::sla_from_row(row, 19, &now)?,
         })
     };
     let parsed = (|| {

@@ -20,6 +20,7 @@ use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, Hum
 use super::outbox;
 use super::quiet;
 use super::reason::HandoverReason;
+use super::sla;
 use super::store::{append_event, find_case, open_case_for_conversation};
 
 /// The longest conversation id, title, lead field or agent id accepted, in characters.
@@ -133,6 +134,7 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
         };
         let payload = json!({ "source": new.source.as_str(), "reason": new.reason.as_str() });
         append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
+        sla::start(tx, &id, &now)?;
         Ok(OpenOutcome { case: find_case(tx, &id)?, already_open: false })
     })
 }
@@ -153,11 +155,11 @@ pub fn reply(
     atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, Move::Reply(action))?;
         let now = clock::now();
-        set_status(tx, &case, to, &now)?;
         tx.execute(
             "UPDATE cases SET first_reply_at = ?2 WHERE id = ?1 AND first_reply_at IS NULL",
             params![case_id, now],
         )?;
+        set_status(tx, &case, to, &now)?;
         let payload = json!({ "action": action.as_str(), "text": text, "status": to.as_str() });
         let seq = append_event(
             tx,
@@ -380,6 +382,7 @@ fn check(conn: &Connection, case_id: &str, mv: Move) -> Result<(Case, CaseStatus
 
 /// Writes the new status with its clocks: waiting restarts whenever the case changes whom it
 /// waits on, and stops (with `closed_at`) when it closes. A new wait has had no reminder yet.
+/// The response-time clocks pause and resume with the wait on the customer ([`sla::on_status`]).
 fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
     let waiting_since = match (to.is_open(), to == case.status) {
         (true, true) => case.waiting_since.clone(),
@@ -392,7 +395,7 @@ fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Resu
          reminded_at = CASE WHEN status = ?2 THEN reminded_at END WHERE id = ?1",
         params![case.id, to.as_str(), waiting_since, closed_at, now],
     )?;
-    Ok(())
+    sla::on_status(conn, &case.id, case.status, to, now)
 }
 
 fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesError> {

@@ -25,6 +25,9 @@ pub enum DomainEvent {
     /// A promise the agent made on a case fell due without a person's reply: it moves to the
     /// top of *Waiting on you*, and the desktop notifies.
     PromiseOverdue { id: String, number: i64, quote: String },
+    /// A response-time target of a case (`target`: `first_reply` or `resolution`) fell due
+    /// unmet: the timeline shows it, and the desktop notifies.
+    SlaOverdue { id: String, number: i64, target: String },
     /// A skill folder changed (or appeared) and was re-validated.
     SkillChanged { name: String },
     /// A skill folder is gone from the skills directory.
@@ -47,6 +50,7 @@ impl DomainEvent {
             DomainEvent::CaseOpened { .. } => "case-opened",
             DomainEvent::CaseChanged { .. } => "case-changed",
             DomainEvent::PromiseOverdue { .. } => "promise-overdue",
+            DomainEvent::SlaOverdue { .. } => "sla-overdue",
             DomainEvent::SkillChanged { .. } => "skill-changed",
             DomainEvent::SkillRemoved { .. } => "skill-removed",
             DomainEvent::ScanProgress { .. } => "scan-progress",

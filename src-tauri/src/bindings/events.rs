@@ -10,6 +10,7 @@ fn every_event() -> Vec<DomainEvent> {
         DomainEvent::CaseOpened { id: String::new() },
         DomainEvent::CaseChanged { id: String::new() },
         DomainEvent::PromiseOverdue { id: String::new(), number: 0, quote: String::new() },
+        DomainEvent::SlaOverdue { id: String::new(), number: 0, target: String::new() },
         DomainEvent::SkillChanged { name: String::new() },
         DomainEvent::SkillRemoved { name: String::new() },
         DomainEvent::ScanProgress { done: 0, total: 0 },
@@ -22,6 +23,7 @@ fn every_event() -> Vec<DomainEvent> {
             DomainEvent::CaseOpened { .. }
             | DomainEvent::CaseChanged { .. }
             | DomainEvent::PromiseOverdue { .. }
+            | DomainEvent::SlaOverdue { .. }
             | DomainEvent::SkillChanged { .. }
             | DomainEvent::SkillRemoved { .. }
             | DomainEvent::ScanProgress { .. }

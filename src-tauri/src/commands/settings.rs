@@ -6,6 +6,7 @@ use crate::ipc::ipc;
 use skillcase_application::domain::cases::agents::AgentInput;
 use skillcase_application::domain::cases::delivery::PingOutcome;
 use skillcase_application::domain::cases::endpoint::EndpointInput;
+use skillcase_application::domain::cases::sla::ResponseTargets;
 use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
 use skillcase_application::settings::{QuietSettings, SettingsView, YouSettings};
@@ -64,6 +65,12 @@ ipc! {
     /// Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`).
     fn settings_set_you(state: State<'_, AppState>, you: YouSettings) -> SettingsView {
         state.app().set_you(you).await?;
+        settings_get(state).await
+    }
+
+    /// Saves the response-time targets (first reply, resolution) new cases are opened under.
+    fn settings_set_response_targets(state: State<'_, AppState>, targets: ResponseTargets) -> SettingsView {
+        state.app().set_response_targets(targets).await?;
         settings_get(state).await
     }
 

@@ -8,7 +8,8 @@ use skillcase_store::settings::SettingsRepository;
 use super::error::SettingsError;
 use super::store;
 
-const KEY: &str = "business_calendar";
+/// Shared with the response-time clocks, which count in the same calendar.
+const KEY: &str = skillcase_cases::sla::CALENDAR_SETTING;
 
 /// The saved calendar settings, the defaults until some are saved.
 pub fn calendar_settings(settings: &dyn SettingsRepository) -> Result<CalendarSettings, SettingsError> {

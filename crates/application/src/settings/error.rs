@@ -28,6 +28,8 @@ pub enum SettingsError {
     InvalidQuietDelay { field: &'static str, reason: String },
     #[error("your {field} {reason}")]
     InvalidPerson { field: &'static str, reason: String },
+    #[error("the response-time target {field} {reason}")]
+    InvalidResponseTarget { field: &'static str, reason: String },
     #[error("the stored setting {key} is not readable ({reason}); save it again in Settings")]
     Corrupt { key: &'static str, reason: String },
     #[error(transparent)]
@@ -47,6 +49,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidCalendar { .. } => "invalid_calendar",
             SettingsError::InvalidQuietDelay { .. } => "invalid_quiet_delay",
             SettingsError::InvalidPerson { .. } => "invalid_person",
+            SettingsError::InvalidResponseTarget { .. } => "invalid_response_target",
             SettingsError::Corrupt { .. } => "settings_corrupt",
             SettingsError::Db(inner) => inner.code(),
         }
@@ -65,6 +68,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidCalendar { field, .. }
             | SettingsError::InvalidQuietDelay { field, .. }
             | SettingsError::InvalidPerson { field, .. } => field,
+            | SettingsError::InvalidResponseTarget { field, .. } => field,
             SettingsError::Corrupt { key, .. } => key,
             SettingsError::Db(_) => return None,
         };

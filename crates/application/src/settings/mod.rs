@@ -1,5 +1,5 @@
 //! Workspace settings (SPEC C1 *Settings*, B3, B4): the skills directory, the local API port,
-//! the import policy and limits, the UI language and theme, the quiet-customer delays, who you are. Each lives under its own key in the
+//! the import policy and limits, the UI language and theme, the quiet-customer delays, who you are, the response-time targets. Each lives under its own key in the
 //! `settings` table as JSON, has one module that owns its default and its validation, and is
 //! refused with a stable code when bad ([`SettingsError`]). The agent endpoint keeps its own
 //! table ([`skillcase_cases::endpoint`]); [`view`] gathers everything Settings shows.
@@ -13,6 +13,7 @@ pub mod calendar;
 pub mod error;
 pub mod policy;
 pub mod quiet;
+pub mod response_targets;
 pub mod skills_dir;
 pub mod store;
 pub mod view;
@@ -28,6 +29,7 @@ pub use calendar::{calendar, calendar_settings, set_calendar};
 pub use error::SettingsError;
 pub use policy::{checked_policy, policy, set_policy};
 pub use quiet::{quiet_settings, set_quiet_settings, QuietSettings};
+pub use response_targets::{response_targets, set_response_targets};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
 pub use view::{ApiAccess, SettingsView};
 pub use you::{set_you, you, YouSettings};
@@ -50,6 +52,8 @@ pub struct WorkspaceSettings {
     pub quiet: QuietSettings,
     /// The person at this desktop, for saved replies' `{{person.*}}` variables.
     pub you: YouSettings,
+    /// How soon a case must get its first reply and be resolved, in business time.
+    pub response_targets: skillcase_cases::sla::ResponseTargets,
 }
 
 /// Reads every workspace setting.
@@ -63,5 +67,6 @@ pub fn load(settings: &dyn SettingsRepository) -> Result<WorkspaceSettings, Sett
         calendar: calendar_settings(settings)?,
         quiet: quiet_settings(settings)?,
         you: you(settings)?,
+        response_targets: response_targets(settings)?,
     })
 }

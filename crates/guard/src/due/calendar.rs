@@ -267,6 +267,32 @@ impl Calendar {
         }
         None
     }
+
+    /// The business hours between `from` and `to` (zero when `to` is not later): the inverse of
+    /// [`Calendar::add_business_time`], so a clock paused over a weekend resumes with the
+    /// business time it lost, and no more.
+    pub fn business_time_between(&self, from: &ZonedDateTime, to: &ZonedDateTime) -> SignedDuration {
+        let from = from.with_time_zone(self.time_zone.clone());
+        let to = to.with_time_zone(self.time_zone.clone());
+        let mut total = SignedDuration::ZERO;
+        let mut date = from.date();
+        while date <= to.date() {
+            if self.is_business_day(date) {
+                if let (Some(open), Some(close)) =
+                    (self.moment(date, self.opens), self.moment(date, self.closes))
+                {
+                    let start = if from > open { from.clone() } else { open };
+                    let end = if to < close { to.clone() } else { close };
+                    if start < end {
+                        total += start.duration_until(&end);
+                    }
+                }
+            }
+            let Ok(next) = date.tomorrow() else { break };
+            date = next;
+        }
+        total
+    }
 }
 
 fn index(day: Weekday) -> usize {

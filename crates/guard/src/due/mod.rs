@@ -80,6 +80,8 @@ mod resolve;
 mod text;
 
 #[cfg(test)]
+mod business_time_tests;
+#[cfg(test)]
 mod corpus_tests;
 #[cfg(test)]
 mod find_tests;

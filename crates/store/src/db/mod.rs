@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0010_handover_reason.sql"),
     include_str!("migrations/0011_quiet_customers.sql"),
     include_str!("migrations/0012_saved_replies.sql"),
+    include_str!("migrations/0013_response_targets.sql"),
     include_str!("migrations/0014_agents.sql"),
 ];
 

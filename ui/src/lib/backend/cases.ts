@@ -24,10 +24,14 @@ import type { ReportRange } from "../bindings/ReportRange";
 import type { ReportSummary } from "../bindings/ReportSummary";
 import type { ReportWeek } from "../bindings/ReportWeek";
 import type { QuietPlan } from "../bindings/QuietPlan";
+import type { CaseSort } from "../bindings/CaseSort";
+import type { CaseSla } from "../bindings/CaseSla";
 import * as commands from "../bindings/commands";
 
 export type {
   Case,
+  CaseSla,
+  CaseSort,
   CaseEvent,
   CaseFilter,
   CaseListItem,

@@ -13,6 +13,7 @@ import type { QuietSettings } from "../bindings/QuietSettings";
 import type { AgentInput } from "../bindings/AgentInput";
 import type { AgentView } from "../bindings/AgentView";
 import type { YouSettings } from "../bindings/YouSettings";
+import type { ResponseTargets } from "../bindings/ResponseTargets";
 import * as commands from "../bindings/commands";
 
 export type {
@@ -28,6 +29,7 @@ export type {
   AgentInput,
   AgentView,
   YouSettings,
+  ResponseTargets,
 };
 
 /** Everything the Settings screen shows. */
@@ -73,6 +75,11 @@ export function setQuiet(quiet: QuietSettings): Promise<SettingsView> {
 /** Saves the name and e-mail of the person at this desktop (saved replies' `{{person.*}}`). */
 export function setYou(you: YouSettings): Promise<SettingsView> {
   return commands.settingsSetYou({ you });
+}
+
+/** Saves the response-time targets (first reply, resolution) new cases are opened under. */
+export function setResponseTargets(targets: ResponseTargets): Promise<SettingsView> {
+  return commands.settingsSetResponseTargets({ targets });
 }
 
 /** Saves the agent endpoint. */

@@ -17,6 +17,7 @@ export type Shortcut =
   | "note"
   | "pick"
   | "report"
+  | "sort"
   | "help";
 
 /** The part of a KeyboardEvent the shortcuts look at. */
@@ -52,6 +53,7 @@ const SINGLE: Record<string, Shortcut> = {
   "3": "escalate",
   x: "pick",
   r: "report",
+  o: "sort",
   "?": "help",
 };
 
@@ -79,5 +81,6 @@ export const SHORTCUT_HELP = [
   ["Ctrl+Shift+Enter", "cases.keys.sendNext"],
   ["Ctrl+Shift+N", "cases.keys.note"],
   ["r", "cases.keys.report"],
+  ["o", "cases.keys.sort"],
   ["?", "cases.keys.help"],
 ] as const;

@@ -1,7 +1,7 @@
 // English text for the settings area. pt-BR/settings.ts has the same keys (the type checker keeps them in step).
 export const settings = {
   "settings.title": "Settings",
-  "settings.lead": "Skills directory, agent endpoint, local API, MCP agents, policy, quiet customers and language.",
+  "settings.lead": "Skills directory, agent endpoint, local API, MCP agents, policy, quiet customers, response times and language.",
   "settings.loading": "Loading settings…",
   "settings.loadFailed": "Settings could not be read: {message}",
   "settings.save": "Save",
@@ -126,6 +126,14 @@ export const settings = {
   "settings.quiet.unit": "Unit",
   "settings.quiet.minutes": "minutes",
   "settings.quiet.hours": "hours",
+  "settings.sla.title": "Response times",
+  "settings.sla.lead": "How soon a person must answer a new case and resolve it, counted in business hours. The clock stops while a case waits on the customer. Both start off; cases opened from now on take them.",
+  "settings.sla.firstReply": "Target for the first reply",
+  "settings.sla.firstReplyAfter": "First reply within",
+  "settings.sla.firstReplyHint": "Counted from when the case opens. Met by a person's first answer.",
+  "settings.sla.resolution": "Target for resolution",
+  "settings.sla.resolutionAfter": "Resolve within",
+  "settings.sla.resolutionHint": "Counted from when the case opens. Met when the case closes.",
   "settings.policy.title": "Import policy and limits",
   "settings.policy.lead": "What a skill package may contain. Applies to the next import.",
   "settings.policy.allowExecutable": "Allow scripts and executables in skills",

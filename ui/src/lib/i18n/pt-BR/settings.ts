@@ -3,7 +3,7 @@ import type { settings as en } from "../en/settings";
 
 export const settings: Record<keyof typeof en, string> = {
   "settings.title": "Configurações",
-  "settings.lead": "Pasta de skills, endpoint do agente, API local, agentes MCP, política, clientes em silêncio e idioma.",
+  "settings.lead": "Pasta de skills, endpoint do agente, API local, agentes MCP, política, clientes em silêncio, tempos de resposta e idioma.",
   "settings.loading": "Carregando configurações…",
   "settings.loadFailed": "Não foi possível ler as configurações: {message}",
   "settings.save": "Salvar",
@@ -128,6 +128,14 @@ export const settings: Record<keyof typeof en, string> = {
   "settings.quiet.unit": "Unidade",
   "settings.quiet.minutes": "minutos",
   "settings.quiet.hours": "horas",
+  "settings.sla.title": "Tempos de resposta",
+  "settings.sla.lead": "Em quanto tempo uma pessoa deve responder um caso novo e resolvê-lo, contado em horário comercial. O relógio para enquanto o caso espera o cliente. As duas metas começam desligadas; valem para os casos abertos daqui em diante.",
+  "settings.sla.firstReply": "Meta para a primeira resposta",
+  "settings.sla.firstReplyAfter": "Primeira resposta em até",
+  "settings.sla.firstReplyHint": "Contado a partir da abertura do caso. Cumprida com a primeira resposta de uma pessoa.",
+  "settings.sla.resolution": "Meta para a resolução",
+  "settings.sla.resolutionAfter": "Resolver em até",
+  "settings.sla.resolutionHint": "Contado a partir da abertura do caso. Cumprida quando o caso é encerrado.",
   "settings.policy.title": "Política e limites de importação",
   "settings.policy.lead": "O que um pacote de skill pode conter. Vale a partir da próxima importação.",
   "settings.policy.allowExecutable": "Permitir scripts e executáveis nas skills",

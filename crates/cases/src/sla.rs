@@ -1,0 +1,364 @@
+//! Response-time targets (issue 28): how long a person may take to give a case its first reply
+//! and to resolve it, counted in the workspace's business hours, the clock paused while the case
+//! waits on the customer.
+//!
+//! A case takes the targets in force when it opens and keeps its due times in its row, written
+//! in the same transaction as the transition that moves them: opening sets them, entering
+//! *Waiting on customer* records the pause, leaving it pushes every due time not yet met by the
+//! business time paused. `sla_due_at`, the next due time still running, is what "due soonest"
+//! walks in index order. First reply is met when a person first answers; resolution when the
+//! case closes. The watch takes each target that fell due once ([`take_overdue`]) and leaves an
+//! `sla_overdue` event on the timeline.
+
+use jiff::{SignedDuration, Timestamp, ZonedDateTime};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use skillcase_guard::due::{Calendar, CalendarSettings};
+use ts_rs::TS;
+
+use super::error::CasesError;
+use super::model::{Actor, CaseStatus, EventKind};
+use super::store::append_event;
+
+/// The settings key the targets are saved under.
+pub const TARGETS_SETTING: &str = "response_targets";
+/// The settings key of the business calendar the targets (and promises) are counted in.
+pub const CALENDAR_SETTING: &str = "business_calendar";
+/// The longest target accepted: 90 days of round-the-clock business hours, in minutes.
+pub const MAX_TARGET_MINUTES: u32 = 90 * 24 * 60;
+
+/// The workspace's response-time targets, in business minutes; `None` turns a target off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ResponseTargets {
+    /// From opening to a person's first answer.
+    pub first_reply_minutes: Option<u32>,
+    /// From opening to the case closing.
+    pub resolution_minutes: Option<u32>,
+}
+
+impl ResponseTargets {
+    /// The first target out of range, with why; `None` when both can be saved.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        [("first_reply_minutes", self.first_reply_minutes), ("resolution_minutes", self.resolution_minutes)]
+            .into_iter()
+            .find_map(|(field, minutes)| match minutes {
+                Some(0) => Some((field, "must be at least 1 minute (or off)".to_string())),
+                Some(m) if m > MAX_TARGET_MINUTES => {
+                    Some((field, format!("is {m} minutes; at most {MAX_TARGET_MINUTES} are allowed")))
+                }
+                _ => None,
+            })
+    }
+}
+
+/// Which target a clock counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum SlaTarget {
+    FirstReply,
+    Resolution,
+}
+
+impl SlaTarget {
+    /// The snake_case name used in event payloads.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SlaTarget::FirstReply => "first_reply",
+            SlaTarget::Resolution => "resolution",
+        }
+    }
+}
+
+/// Where one target stands at the moment the case was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum SlaState {
+    /// Counting down; not due yet.
+    Running,
+    /// Stopped while the case waits on the customer, not due yet.
+    Paused,
+    /// Past its due time and not met: a breach in progress.
+    Overdue,
+    /// Met in time.
+    Met,
+    /// Met after its due time: a breach.
+    Late,
+}
+
+/// One target's clock on a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SlaClock {
+    /// The target the case was opened under, in business minutes.
+    pub target_minutes: u32,
+    /// When it falls due (RFC 3339 UTC), after every pause so far.
+    pub due_at: String,
+    /// When it was met: the first answer, or the close.
+    pub met_at: Option<String>,
+    pub state: SlaState,
+}
+
+/// A case's response-time targets: absent when they were off as it opened.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CaseSla {
+    pub first_reply: Option<SlaClock>,
+    pub resolution: Option<SlaClock>,
+    /// Since when the clocks stand still because the case waits on the customer.
+    pub paused_since: Option<String>,
+    /// The next due time still running ("due soonest" sorts by it); `None` while paused or closed.
+    pub next_due_at: Option<String>,
+}
+
+/// Reads `first_reply_target, first_reply_due_at, first_reply_at, resolution_target,
+/// resolution_due_at, closed_at, sla_paused_at, sla_due_at` starting at column `first` (the
+/// tail of the case columns), the states as of `now`.
+pub(crate) fn sla_from_row(row: &Row<'_>, first: usize, now: &str) -> rusqlite::Result<CaseSla> {
+    let paused_since: Option<String> = row.get(first + 6)?;
+    let clock = |target: usize, due: usize, met: usize| -> rusqlite::Result<Option<SlaClock>> {
+        let (Some(target_minutes), Some(due_at)) =
+            (row.get::<_, Option<u32>>(first + target)?, row.get::<_, Option<String>>(first + due)?)
+        else {
+            return Ok(None);
+        };
+        let met_at: Option<String> = row.get(first + met)?;
+        let state = state_of(&due_at, met_at.as_deref(), paused_since.as_deref(), now);
+        Ok(Some(SlaClock { target_minutes, due_at, met_at, state }))
+    };
+    Ok(CaseSla {
+        first_reply: clock(0, 1, 2)?,
+        resolution: clock(3, 4, 5)?,
+        next_due_at: row.get(first + 7)?,
+        paused_since: paused_since.clone(),
+    })
+}
+
+/// A target's state: met (in time or late) once met; else overdue past its due time — a pause
+/// that began after the due time does not hide the breach — else paused or running.
+fn state_of(due_at: &str, met_at: Option<&str>, paused_since: Option<&str>, now: &str) -> SlaState {
+    match (met_at, paused_since) {
+        (Some(met), _) if met <= due_at => SlaState::Met,
+        (Some(_), _) => SlaState::Late,
+        (None, Some(paused)) if paused >= due_at => SlaState::Overdue,
+        (None, Some(_)) => SlaState::Paused,
+        (None, None) if now >= due_at => SlaState::Overdue,
+        (None, None) => SlaState::Running,
+    }
+}
+
+/// Starts the clocks of a case just opened at `opened_at` with the targets in force.
+pub(crate) fn start(conn: &Connection, case_id: &str, opened_at: &str) -> Result<(), CasesError> {
+    let targets = saved_targets(conn)?;
+    if targets.first_reply_minutes.is_none() && targets.resolution_minutes.is_none() {
+        return Ok(());
+    }
+    let calendar = calendar(conn)?;
+    let due = |minutes: Option<u32>| minutes.and_then(|m| due_after(&calendar, opened_at, m));
+    conn.execute(
+        "UPDATE cases SET first_reply_target = ?2, first_reply_due_at = ?3, resolution_target = ?4, \
+         resolution_due_at = ?5 WHERE id = ?1",
+        params![
+            case_id,
+            targets.first_reply_minutes,
+            due(targets.first_reply_minutes),
+            targets.resolution_minutes,
+            due(targets.resolution_minutes)
+        ],
+    )?;
+    refresh_next_due(conn, case_id)
+}
+
+/// Moves the clocks with a change of status at `now`: entering *Waiting on customer* pauses
+/// them; leaving it pushes each due time not yet met by the business time paused. Call after the
+/// status (and a first reply) is written.
+pub(crate) fn on_status(
+    conn: &Connection,
+    case_id: &str,
+    from: CaseStatus,
+    to: CaseStatus,
+    now: &str,
+) -> Result<(), CasesError> {
+    let waits_on_customer = |s: CaseStatus| s == CaseStatus::AwaitingLead;
+    if waits_on_customer(to) && !waits_on_customer(from) {
+        conn.execute("UPDATE cases SET sla_paused_at = ?2 WHERE id = ?1", params![case_id, now])?;
+    } else if waits_on_customer(from) && !waits_on_customer(to) {
+        resume(conn, case_id, now)?;
+    }
+    refresh_next_due(conn, case_id)
+}
+
+/// Ends a pause at `now`, pushing the due times not yet met.
+fn resume(conn: &Connection, case_id: &str, now: &str) -> Result<(), CasesError> {
+    let (paused_at, first_reply_due, resolution_due): (Option<String>, Option<String>, Option<String>) = conn
+        .query_row(
+            "SELECT sla_paused_at, CASE WHEN first_reply_at IS NULL THEN first_reply_due_at END, \
+             resolution_due_at FROM cases WHERE id = ?1",
+            [case_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+    let calendar = match &paused_at {
+        Some(_) if first_reply_due.is_some() || resolution_due.is_some() => Some(calendar(conn)?),
+        _ => None,
+    };
+    let pushed = |due: Option<String>| -> Option<String> {
+        push_by_pause(calendar.as_ref()?, &due?, paused_at.as_deref()?, now)
+    };
+    conn.execute(
+        "UPDATE cases SET sla_paused_at = NULL, first_reply_due_at = coalesce(?2, first_reply_due_at), \
+         resolution_due_at = coalesce(?3, resolution_due_at) WHERE id = ?1",
+        params![case_id, pushed(first_reply_due), pushed(resolution_due)],
+    )?;
+    Ok(())
+}
+
+/// When a target of `minutes` business minutes counted from `from` (a stored timestamp) falls
+/// due: outside opening hours, weekends and holidays the clock does not run.
+pub fn due_after(calendar: &Calendar, from: &str, minutes: u32) -> Option<String> {
+    let from = zoned(from, calendar)?;
+    let due = calendar.add_business_time(&from, SignedDuration::from_mins(i64::from(minutes)))?;
+    Some(crate::guard::stamp(&due))
+}
+
+/// `due` moved later by the business time between `paused_at` and `resumed_at`: a clock that
+/// stood still over a pause resumes with the business time it lost, and no more.
+pub fn push_by_pause(calendar: &Calendar, due: &str, paused_at: &str, resumed_at: &str) -> Option<String> {
+    let paused = calendar.business_time_between(&zoned(paused_at, calendar)?, &zoned(resumed_at, calendar)?);
+    if paused.is_zero() {
+        return Some(due.to_string());
+    }
+    let pushed = calendar.add_business_time(&zoned(due, calendar)?, paused)?;
+    Some(crate::guard::stamp(&pushed))
+}
+
+/// Writes the next running due time: the unmet first reply or the resolution, whichever is
+/// sooner; none while paused or closed.
+pub(crate) fn refresh_next_due(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
+    conn.execute(
+        "UPDATE cases SET sla_due_at = CASE \
+             WHEN closed_at IS NOT NULL OR sla_paused_at IS NOT NULL THEN NULL \
+             WHEN first_reply_at IS NOT NULL OR first_reply_due_at IS NULL THEN resolution_due_at \
+             WHEN resolution_due_at IS NULL THEN first_reply_due_at \
+             ELSE min(first_reply_due_at, resolution_due_at) END \
+         WHERE id = ?1",
+        [case_id],
+    )?;
+    Ok(())
+}
+
+/// A target that fell due on an open case, announced once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverdueTarget {
+    pub case_id: String,
+    pub number: i64,
+    pub target: SlaTarget,
+    pub due_at: String,
+}
+
+/// The running targets due at `now` that nobody was told about yet: each is marked told and
+/// gets an `sla_overdue` event (actor `system`) in one transaction, so each is announced once.
+pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+    skillcase_store::atomic(conn, |tx| {
+        let mut taken = take(
+            tx,
+            SlaTarget::FirstReply,
+            "UPDATE cases SET first_reply_overdue_told = 1 \
+             WHERE first_reply_due_at <= ?1 AND first_reply_at IS NULL AND first_reply_overdue_told = 0 \
+             AND first_reply_due_at IS NOT NULL AND closed_at IS NULL AND sla_paused_at IS NULL \
+             RETURNING id, number, first_reply_due_at",
+            now,
+        )?;
+        taken.extend(take(
+            tx,
+            SlaTarget::Resolution,
+            "UPDATE cases SET resolution_overdue_told = 1 \
+             WHERE resolution_due_at <= ?1 AND closed_at IS NULL AND resolution_overdue_told = 0 \
+             AND resolution_due_at IS NOT NULL AND sla_paused_at IS NULL \
+             RETURNING id, number, resolution_due_at",
+            now,
+        )?);
+        for overdue in &taken {
+            let payload = json!({ "target": overdue.target.as_str(), "due_at": overdue.due_at });
+            append_event(tx, &overdue.case_id, EventKind::SlaOverdue, Actor::System, None, now, &payload)?;
+        }
+        Ok(taken)
+    })
+}
+
+fn take(
+    conn: &Connection,
+    target: SlaTarget,
+    sql: &str,
+    now: &str,
+) -> Result<Vec<OverdueTarget>, CasesError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map([now], |r| {
+        Ok(OverdueTarget { case_id: r.get(0)?, number: r.get(1)?, target, due_at: r.get(2)? })
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// The saved targets; both off until some are saved (or when the saved ones no longer read).
+pub fn saved_targets(conn: &Connection) -> Result<ResponseTargets, CasesError> {
+    Ok(setting(conn, TARGETS_SETTING)?.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default())
+}
+
+/// The saved business calendar; the default one when none is saved or it no longer resolves.
+fn calendar(conn: &Connection) -> Result<Calendar, CasesError> {
+    let saved: Option<CalendarSettings> =
+        setting(conn, CALENDAR_SETTING)?.and_then(|text| serde_json::from_str(&text).ok());
+    Ok(saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system))
+}
+
+fn setting(conn: &Connection, key: &str) -> Result<Option<String>, CasesError> {
+    let mut stmt = conn.prepare_cached("SELECT value FROM settings WHERE key = ?1")?;
+    Ok(stmt.query_row([key], |r| r.get(0)).optional()?)
+}
+
+fn zoned(stamp: &str, calendar: &Calendar) -> Option<ZonedDateTime> {
+    Some(stamp.parse::<Timestamp>().ok()?.to_zoned_datetime(calendar.time_zone().clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DUE: &str = "2025-03-12T12:00:00.000Z";
+
+    #[test]
+    fn a_target_met_before_its_due_time_is_met() {
+        assert_eq!(state_of(DUE, Some("2025-03-12T11:00:00.000Z"), None, DUE), SlaState::Met);
+    }
+
+    #[test]
+    fn a_target_met_after_its_due_time_is_late() {
+        assert_eq!(state_of(DUE, Some("2025-03-12T12:35:00.000Z"), None, DUE), SlaState::Late);
+    }
+
+    #[test]
+    fn a_pause_that_began_after_the_due_time_still_shows_the_breach() {
+        assert_eq!(state_of(DUE, None, Some("2025-03-12T13:00:00.000Z"), DUE), SlaState::Overdue);
+    }
+
+    #[test]
+    fn a_pause_before_the_due_time_is_paused_however_late_it_is_now() {
+        let now = "2025-03-20T00:00:00.000Z";
+        assert_eq!(state_of(DUE, None, Some("2025-03-12T11:00:00.000Z"), now), SlaState::Paused);
+    }
+
+    #[test]
+    fn a_target_of_zero_minutes_is_refused_naming_its_field() {
+        let targets = ResponseTargets { first_reply_minutes: Some(0), resolution_minutes: None };
+        assert_eq!(targets.problem().map(|(field, _)| field), Some("first_reply_minutes"));
+    }
+
+    #[test]
+    fn a_target_beyond_ninety_days_is_refused() {
+        let targets =
+            ResponseTargets { first_reply_minutes: None, resolution_minutes: Some(MAX_TARGET_MINUTES + 1) };
+        assert_eq!(targets.problem().map(|(field, _)| field), Some("resolution_minutes"));
+    }
+}

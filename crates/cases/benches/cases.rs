@@ -275,6 +275,8 @@ fn agent_routing(c: &mut Criterion) {
     c.bench_function("claim_routed_among_10k_pending_default_off", &mut claim_and_give_back);
     set_endpoint(&conn, endpoint(true)).unwrap();
     c.bench_function("claim_routed_among_10k_pending_default_on", &mut claim_and_give_back);
+}
+
 /// The 100 000 cases of [`seed`] with response-time targets: every open case has a first reply
 /// due an hour after opening and a resolution due eight hours after; the cases waiting on the
 /// customer stand paused.
@@ -325,7 +327,6 @@ fn response_targets(c: &mut Criterion) {
 criterion_group! {
     name = cases;
     config = Criterion::default().sample_size(30);
-    targets = benches, hundred_thousand, handover_report, agent_routing
-    targets = benches, hundred_thousand, handover_report, response_targets
+    targets = benches, hundred_thousand, handover_report, response_targets, agent_routing
 }
 criterion_main!(cases);

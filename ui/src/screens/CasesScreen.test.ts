@@ -20,6 +20,7 @@ function item(n: number, unread = false) {
       opened_at: "2026-11-30T10:00:00.000Z",
       updated_at: "2026-11-30T10:00:00.000Z",
       closed_at: null,
+      sla: { first_reply: null, resolution: null, paused_since: null, next_due_at: null },
     },
     latest_delivery: n === 2 ? "dead" : null,
     unread,

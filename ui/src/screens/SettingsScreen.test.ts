@@ -44,10 +44,12 @@ function view(overrides: Partial<SettingsView> = {}): SettingsView {
       calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
       quiet: { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 },
       you: { name: "", email: "" },
+      response_targets: { first_reply_minutes: null, resolution_minutes: null },
     },
     skills_dir: "/repo/skills-examples",
     skills_dir_from_env: false,
     endpoint: null,
+    agents: [],
     api: {
       status: { state: "listening", url: "http://127.0.0.1:7878" },
       url: "http://127.0.0.1:7878",
@@ -163,8 +165,9 @@ describe("the settings screen", () => {
   it("fills a generated secret and shows it", async () => {
     mocked.generateSecret.mockResolvedValue("whsec_generated");
     await renderLoaded();
-    await fireEvent.click(screen.getByRole("button", { name: "Generate" }));
-    const secret = screen.getByLabelText("Signing secret") as HTMLInputElement;
+    const endpoint = within(document.querySelector('[data-section="endpoint"]') as HTMLElement);
+    await fireEvent.click(endpoint.getByRole("button", { name: "Generate" }));
+    const secret = endpoint.getByLabelText("Signing secret") as HTMLInputElement;
     await vi.waitFor(() => expect(secret.value).toBe("whsec_generated"));
     expect(secret.type).toBe("text");
   });

@@ -68,7 +68,7 @@ impl Coded for SettingsError {
             SettingsError::InvalidCalendar { field, .. }
             | SettingsError::InvalidQuietDelay { field, .. }
             | SettingsError::InvalidPerson { field, .. } => field,
-            | SettingsError::InvalidResponseTarget { field, .. } => field,
+            SettingsError::InvalidResponseTarget { field, .. } => field,
             SettingsError::Corrupt { key, .. } => key,
             SettingsError::Db(_) => return None,
         };

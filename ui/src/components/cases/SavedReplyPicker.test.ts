@@ -26,6 +26,7 @@ const CASE: Case = {
   opened_at: "2026-11-30T10:00:00.000Z",
   updated_at: "2026-11-30T10:00:00.000Z",
   closed_at: null,
+  sla: { first_reply: null, resolution: null, paused_since: null, next_due_at: null },
 };
 
 const REPLIES: PickedReply[] = [

@@ -35,6 +35,7 @@ function aCase(overrides: Partial<Case> = {}): Case {
     opened_at: "2026-11-30T10:00:00.000Z",
     updated_at: "2026-11-30T10:00:00.000Z",
     closed_at: null,
+    sla: { first_reply: null, resolution: null, paused_since: null, next_due_at: null },
     ...overrides,
   };
 }

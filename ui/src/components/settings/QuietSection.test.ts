@@ -23,10 +23,13 @@ function view(quiet: QuietSettings): SettingsView {
       theme: "system",
       calendar: { time_zone: null, working_days: ["monday"], opens: "09:00", closes: "18:00", holidays: [] },
       quiet,
+      you: { name: "", email: "" },
+      response_targets: { first_reply_minutes: null, resolution_minutes: null },
     },
     skills_dir: "/skills",
     skills_dir_from_env: false,
     endpoint: null,
+    agents: [],
     api: { status: { state: "listening", url: "http://127.0.0.1:7878" }, url: "http://127.0.0.1:7878", token: "t", curl: "c" },
   };
 }

@@ -7,4 +7,9 @@ export type BeforeSend = { conversation_id: string,
 /**
  * The agent's turn: every attempt at the same reply shares it.
  */
-turn_id: string, message: string, };
+turn_id: string, message: string, 
+/**
+ * The agent sending it: its guardrail switch applies, and a case the guardrail opens
+ * carries it.
+ */
+agent_id?: string, };

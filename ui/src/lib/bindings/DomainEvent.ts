@@ -3,4 +3,4 @@
 /**
  * One change worth showing.
  */
-export type DomainEvent = { "kind": "case_opened", id: string, } | { "kind": "case_changed", id: string, } | { "kind": "promise_overdue", id: string, number: bigint, quote: string, } | { "kind": "skill_changed", name: string, } | { "kind": "skill_removed", name: string, } | { "kind": "scan_progress", done: number, total: number, } | { "kind": "skills_dir_status", available: boolean, message: string | null, } | { "kind": "settings_changed", section: string, } | { "kind": "mcp_clients_changed" };
+export type DomainEvent = { "kind": "case_opened", id: string, } | { "kind": "case_changed", id: string, } | { "kind": "promise_overdue", id: string, number: bigint, quote: string, } | { "kind": "sla_overdue", id: string, number: bigint, target: string, } | { "kind": "skill_changed", name: string, } | { "kind": "skill_removed", name: string, } | { "kind": "scan_progress", done: number, total: number, } | { "kind": "skills_dir_status", available: boolean, message: string | null, } | { "kind": "settings_changed", section: string, } | { "kind": "mcp_clients_changed" };

@@ -3,6 +3,8 @@
 
 /** A code an `ErrorBody` can carry. */
 export type ErrorCode =
+  | "agent_cases_disabled"
+  | "agent_not_found"
   | "api_bind_failed"
   | "api_port_in_use"
   | "api_port_unavailable"
@@ -37,6 +39,7 @@ export type ErrorCode =
   | "import_security_refused"
   | "install_failed"
   | "internal"
+  | "invalid_agent_id"
   | "invalid_api_port"
   | "invalid_calendar"
   | "invalid_case_input"
@@ -45,8 +48,12 @@ export type ErrorCode =
   | "invalid_input"
   | "invalid_language"
   | "invalid_limit"
+  | "invalid_person"
   | "invalid_quiet_delay"
   | "invalid_reason"
+  | "invalid_response_target"
+  | "invalid_saved_replies_file"
+  | "invalid_saved_reply"
   | "invalid_skills_dir"
   | "invalid_theme"
   | "invalid_transition"
@@ -74,6 +81,7 @@ export type ErrorCode =
   | "path_not_support_folder"
   | "request_timeout"
   | "resource_not_found"
+  | "saved_reply_not_found"
   | "settings_corrupt"
   | "skill_exists"
   | "skill_invalid"
@@ -100,6 +108,7 @@ export type ErrorCode =
   | "unknown_index_format"
   | "unknown_prompt"
   | "unknown_tool"
+  | "unknown_variable"
   | "unsupported_media_type"
   | "version_not_found"
   | "watch_start_failed";

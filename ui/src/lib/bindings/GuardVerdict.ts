@@ -2,6 +2,7 @@
 import type { GuardCaseRef } from "./GuardCaseRef";
 import type { GuardSpan } from "./GuardSpan";
 import type { GuardVerdictKind } from "./GuardVerdictKind";
+import type { GuardrailState } from "./GuardrailState";
 
 /**
  * The guardrail's answer: `{"verdict": "pass" | "veto", ...}`.
@@ -36,4 +37,8 @@ open_case: GuardCaseRef | null,
 /**
  * The case the guardrail opened just now (second veto in the turn).
  */
-auto_opened_case: GuardCaseRef | null, };
+auto_opened_case: GuardCaseRef | null, 
+/**
+ * `disabled` when the guardrail is switched off for the agent and the message passed unread.
+ */
+guardrail: GuardrailState, };

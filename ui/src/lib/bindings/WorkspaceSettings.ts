@@ -3,7 +3,9 @@ import type { GuardCalendarSettings } from "./GuardCalendarSettings";
 import type { Language } from "./Language";
 import type { Policy } from "./Policy";
 import type { QuietSettings } from "./QuietSettings";
+import type { ResponseTargets } from "./ResponseTargets";
 import type { Theme } from "./Theme";
+import type { YouSettings } from "./YouSettings";
 
 /**
  * Every workspace setting as saved (defaults where nothing was saved).
@@ -20,4 +22,12 @@ calendar: GuardCalendarSettings,
 /**
  * The reminder and the auto-close when the customer goes quiet.
  */
-quiet: QuietSettings, };
+quiet: QuietSettings, 
+/**
+ * The person at this desktop, for saved replies' `{{person.*}}` variables.
+ */
+you: YouSettings, 
+/**
+ * How soon a case must get its first reply and be resolved, in business time.
+ */
+response_targets: ResponseTargets, };

@@ -8,6 +8,7 @@ export type EventPayloads = {
   "case-opened": Extract<DomainEvent, { kind: "case_opened" }>;
   "case-changed": Extract<DomainEvent, { kind: "case_changed" }>;
   "promise-overdue": Extract<DomainEvent, { kind: "promise_overdue" }>;
+  "sla-overdue": Extract<DomainEvent, { kind: "sla_overdue" }>;
   "skill-changed": Extract<DomainEvent, { kind: "skill_changed" }>;
   "skill-removed": Extract<DomainEvent, { kind: "skill_removed" }>;
   "scan-progress": Extract<DomainEvent, { kind: "scan_progress" }>;

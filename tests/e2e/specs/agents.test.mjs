@@ -131,7 +131,7 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await click(browser, 'nav button[data-nav="cases"]');
       await waitForText(browser, "h1", (t) => t === TEXT[lang].cases, "cases open");
       await click(browser, `.row[data-case-id="${opened.id}"]`);
-      assert.equal(await textOf(browser, '[data-testid="case-agent"]'), "billing-bot");
+      await waitForText(browser, '[data-testid="case-agent"]', (t) => t === "billing-bot", "the case shows its agent");
       await click(browser, '[data-action="resolved"]');
       await (await browser.$("#reply-text")).setValue("Refunded the second charge.");
       await click(browser, '[data-testid="send"]');

@@ -5,7 +5,7 @@
 mod support;
 
 use rusqlite::{params, Connection};
-use skillcase_cases::model::{EventKind, HumanAction};
+use skillcase_cases::model::{Actor, EventKind, HumanAction};
 use skillcase_cases::sla::{self, SlaState, SlaTarget};
 use skillcase_cases::store::{CaseFilter, CaseSort, CaseTab};
 use skillcase_cases::CasesRepository;
@@ -236,4 +236,35 @@ fn a_target_not_yet_due_or_paused_is_not_announced() {
         .unwrap()
         .iter()
         .all(|t| t.case_id != paused.id));
+}
+
+#[test]
+fn a_case_whose_clock_runs_again_after_waiting_on_the_customer_is_announced_when_it_falls_due() {
+    let (_dir, path, conn) = new_db();
+    around_the_clock(&conn);
+    targets(&conn, None, Some(60));
+    let cases = cases_at(&path);
+    let opened = cases.open_case(refund_case("c1")).unwrap().case;
+    cases.reply(&opened.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+    let back = cases.provide_update(&opened.id, "The Visa ending 4242.").unwrap();
+    let due = back.sla.resolution.unwrap().due_at;
+
+    let told = cases.take_overdue_targets(&plus_minutes(&due, 1)).unwrap();
+
+    assert_eq!(
+        told.iter().map(|t| (t.case_id.as_str(), t.target)).collect::<Vec<_>>(),
+        [(opened.id.as_str(), SlaTarget::Resolution)]
+    );
+}
+
+#[test]
+fn a_case_closed_before_its_first_reply_is_never_announced() {
+    let (_dir, path, conn) = new_db();
+    around_the_clock(&conn);
+    targets(&conn, Some(30), None);
+    let cases = cases_at(&path);
+    let opened = cases.open_case(refund_case("c1")).unwrap().case;
+    cases.cancel(&opened.id, Actor::Agent, None, Some("The customer solved it")).unwrap();
+
+    assert!(cases.take_overdue_targets(&plus_minutes(&opened.opened_at, 90)).unwrap().is_empty());
 }

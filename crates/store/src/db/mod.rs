@@ -35,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0012_saved_replies.sql"),
     include_str!("migrations/0013_response_targets.sql"),
     include_str!("migrations/0014_agents.sql"),
+    include_str!("migrations/0015_overdue_watch_index.sql"),
 ];
 
 /// Why the database could not be opened.

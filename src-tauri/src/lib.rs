@@ -45,6 +45,7 @@ registered![
     skills::skills_try_message,
     skills::skill_export,
     skills::skill_security_scan,
+    skills::skill_client_preview,
     editing::skill_versions,
     editing::skill_diff,
     editing::skill_restore,

@@ -8,6 +8,7 @@
 
 mod app;
 pub mod cases;
+pub mod clients;
 pub mod export;
 pub mod info;
 pub mod mcp_clients;

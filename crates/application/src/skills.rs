@@ -22,7 +22,7 @@ const NEW_SKILL_BODY: &str =
 
 impl App {
     /// Runs `work` on the library in force, off the async threads.
-    async fn on_library<T, F>(&self, work: F) -> Result<T, ErrorBody>
+    pub(crate) async fn on_library<T, F>(&self, work: F) -> Result<T, ErrorBody>
     where
         T: Send + 'static,
         F: FnOnce(&Library) -> Result<T, LibraryError> + Send + 'static,

@@ -45,7 +45,7 @@ enum Command {
     Mcp(mcp::McpArgs),
     /// Print the local API's bearer token (`--rotate` replaces it first).
     Token(token::TokenArgs),
-    /// Validate skill folders against a profile (standard, claude or skillcase).
+    /// Validate skill folders against a profile (standard, claude, skillcase, claude-code or codex).
     Validate(validate::Args),
     /// Pack a skill folder or a library skill into a .skill zip that Anthropic's upload accepts.
     Export(export::Args),

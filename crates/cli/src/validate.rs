@@ -28,7 +28,8 @@ pub struct Args {
     /// Skill folders, directories whose subfolders are skill folders, or `.zip`/`.skill` packages.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Rule set: standard (Agent Skills spec), claude (Anthropic upload rules) or skillcase.
+    /// Rule set: standard (Agent Skills spec), claude (Anthropic upload rules), skillcase, or a
+    /// client's own: claude-code, codex.
     #[arg(long, default_value = "skillcase", value_parser = parse_profile)]
     profile: Profile,
     /// Output format.

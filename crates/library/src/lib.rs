@@ -17,6 +17,7 @@
 pub mod activations;
 pub mod archive;
 pub mod catalog;
+pub mod clients;
 pub mod diff;
 pub mod edit;
 pub mod error;

@@ -3,6 +3,7 @@
 
 pub mod archive;
 pub mod classify;
+pub mod clients;
 pub mod config;
 pub mod disclosure;
 pub mod discover;
@@ -16,6 +17,7 @@ pub mod package;
 pub mod policy;
 pub mod scan;
 pub mod skill_dir;
+pub mod tokens;
 pub mod validate;
 pub mod yaml;
 pub mod yaml_fast;

@@ -84,7 +84,7 @@ enum Reading {
 pub fn read_limit(profile: Profile, policy: &Policy) -> u64 {
     match profile {
         Profile::Skillcase => policy.limits.max_file_bytes.min(MAX_FILE_BYTES),
-        Profile::Standard | Profile::Claude => MAX_FILE_BYTES,
+        Profile::Standard | Profile::Claude | Profile::ClaudeCode | Profile::Codex => MAX_FILE_BYTES,
     }
 }
 

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use crate::ipc::ipc;
 use skillcase_application::domain::common::ErrorBody;
 use skillcase_application::domain::library::activations::MatchOutcome;
+use skillcase_application::domain::library::clients::ClientPreview;
 use skillcase_application::domain::library::{ImportReport, SkillDetail, SkillPage, SkillQuery};
+use skillcase_application::domain::skill::clients::AgentClient;
 use skillcase_application::domain::skill::disclosure::{Activation, Index, IndexFormat};
 use skillcase_application::domain::skill::scan::ScanFinding;
 use skillcase_application::export::ExportReport;
@@ -30,6 +32,17 @@ ipc! {
     /// Level 1, the index, in `format`.
     fn skill_index(state: State<'_, AppState>, format: IndexFormat) -> Index {
         Ok(state.app().skills_index(format).await?)
+    }
+
+    /// How `client` (Claude Code, Codex) would list the library and judge the skill, with what
+    /// each level costs in tokens.
+    fn skill_client_preview(
+        state: State<'_, AppState>,
+        client: AgentClient,
+        name: String,
+        budget_chars: Option<u32>,
+    ) -> ClientPreview {
+        Ok(state.app().client_preview(client, name, budget_chars).await?)
     }
 
     /// Level 2 of a skill for the reviewer (nothing recorded).

@@ -73,4 +73,15 @@ pub const ALL_CODES: &[&str] = &[
     "body_too_many_tokens",
     "reference_nested",
     "reference_without_toc",
+    // per-client profiles (claude-code, codex)
+    "listing_entry_cut",
+    "client_field_value",
+    "skill_unreachable",
+    "client_ignores_key",
+    "short_description_too_long",
+    "openai_yaml_invalid",
+    "openai_yaml_unknown_key",
+    "openai_yaml_field_too_long",
+    "openai_yaml_icon_missing",
+    "openai_yaml_brand_color",
 ];

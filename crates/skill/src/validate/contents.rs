@@ -17,7 +17,7 @@ pub(super) const SHEBANG_BYTES: usize = 2;
 /// Checks file count, sizes, asset extensions, executable content and (claude) the layout.
 pub(super) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     match ctx.profile {
-        Profile::Standard => {}
+        Profile::Standard | Profile::ClaudeCode | Profile::Codex => {}
         Profile::Claude => claude(ctx, out),
         Profile::Skillcase => skillcase(ctx, out),
     }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::clients::CLAUDE_CODE_FIELDS;
 use super::{Ctx, Profile};
 use crate::config::{CLAUDE_CODE_KEYS, EXTENSION_KEYS};
 use crate::finding::Finding;
@@ -110,6 +111,23 @@ pub(super) fn check_keys(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 Finding::warning("unknown_key", ctx.file, format!("unknown frontmatter key `{k}`"))
                     .hint(format!("known keys: {}, {}", STANDARD_KEYS.join(", "), EXTENSION_KEYS.join(", ")))
             }
+            Profile::ClaudeCode if CLAUDE_CODE_FIELDS.contains(&k) => continue,
+            Profile::ClaudeCode => Finding::warning(
+                "unknown_key",
+                ctx.file,
+                format!("Claude Code ignores the frontmatter key `{k}`"),
+            )
+            .hint(format!(
+                "Claude Code reads: {}, {}",
+                STANDARD_KEYS.join(", "),
+                CLAUDE_CODE_FIELDS.join(", ")
+            )),
+            Profile::Codex => Finding::warning(
+                "client_ignores_key",
+                ctx.file,
+                format!("Codex reads only name, description and metadata; `{k}` is ignored"),
+            )
+            .hint("keep it if another agent reads it; Codex behaves as if it were not there"),
         };
         out.push(finding.at(key.line, key.column));
     }

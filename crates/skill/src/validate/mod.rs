@@ -3,6 +3,7 @@
 //! all — beside every finding. A skill with only warnings is valid.
 
 mod body;
+pub mod clients;
 mod codes;
 mod contents;
 mod fields;
@@ -37,6 +38,13 @@ pub enum Profile {
     /// `standard` plus the product extensions, import limits and executable policy.
     #[default]
     Skillcase,
+    /// What Claude Code's loader reads: its extra frontmatter keys and their values, and its
+    /// skill listing, which cuts an entry's description and `when_to_use` at 1,536 characters.
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    /// What OpenAI Codex's loader reads: `name`, `description`, `metadata.short-description`
+    /// (each refused past its limit) and the optional `agents/openai.yaml`.
+    Codex,
 }
 
 impl Profile {
@@ -46,6 +54,8 @@ impl Profile {
             Profile::Standard => "standard",
             Profile::Claude => "claude",
             Profile::Skillcase => "skillcase",
+            Profile::ClaudeCode => "claude-code",
+            Profile::Codex => "codex",
         }
     }
 }
@@ -58,7 +68,11 @@ impl FromStr for Profile {
             "standard" => Ok(Profile::Standard),
             "claude" => Ok(Profile::Claude),
             "skillcase" => Ok(Profile::Skillcase),
-            other => Err(format!("unknown profile `{other}` (expected standard, claude or skillcase)")),
+            "claude-code" => Ok(Profile::ClaudeCode),
+            "codex" => Ok(Profile::Codex),
+            other => Err(format!(
+                "unknown profile `{other}` (expected standard, claude, skillcase, claude-code or codex)"
+            )),
         }
     }
 }
@@ -110,6 +124,7 @@ pub enum Needs {
 pub fn needs(path: &str, profile: Profile) -> Needs {
     match path {
         "SKILL.md" | "skill.md" | CONFIG_FILE => Needs::All,
+        clients::OPENAI_YAML if profile == Profile::Codex => Needs::All,
         _ if path.starts_with("references/") => Needs::Lines(body::REFERENCE_LINES_READ),
         _ if profile == Profile::Skillcase => Needs::Head(contents::SHEBANG_BYTES),
         _ => Needs::Head(0),
@@ -193,9 +208,11 @@ impl Ctx<'_> {
         if self.profile == Profile::Skillcase {
             out.extend(class_findings);
         }
+        clients::check_frontmatter(self, out);
         if self.scope == Scope::Full {
             contents::check(self, out);
             body::check(self, &config, out);
+            clients::check_files(self, out);
         }
         Derived {
             config,

@@ -7,7 +7,10 @@ import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { Activation } from "../bindings/Activation";
 import type { ActivationSegment } from "../bindings/ActivationSegment";
 import type { ActivationSegmentKind } from "../bindings/ActivationSegmentKind";
+import type { AgentClient } from "../bindings/AgentClient";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
+import type { ClientPreview } from "../bindings/ClientPreview";
+import type { ListingFate } from "../bindings/ListingFate";
 import type { DayCount } from "../bindings/DayCount";
 import type { ExportReport } from "../bindings/ExportReport";
 import type { DiffHunk } from "../bindings/DiffHunk";
@@ -28,6 +31,9 @@ import type { VersionInfo } from "../bindings/VersionInfo";
 import * as commands from "../bindings/commands";
 
 export type {
+  AgentClient,
+  ClientPreview,
+  ListingFate,
   ExportReport,
   ScanFinding,
   ScanSeverity,
@@ -64,6 +70,16 @@ export function skillDetail(name: string): Promise<SkillDetail> {
 /** Level 1: the index of every visible skill, as the agent's prompt holds it. */
 export function skillIndex(format: IndexFormat): Promise<Index> {
   return commands.skillIndex({ format });
+}
+
+/** How an agent client (Claude Code, Codex) would list the library and judge this skill, with
+ * each level's token count; `budgetChars` null keeps the client's documented default. */
+export function skillClientPreview(
+  client: AgentClient,
+  name: string,
+  budgetChars: number | null,
+): Promise<ClientPreview> {
+  return commands.skillClientPreview({ client, name, budgetChars });
 }
 
 /** Level 2: what `read_skill(name, task?)` returns, with its parts marked. */

@@ -3,4 +3,4 @@
 /**
  * Which rule set applies (SPEC A4).
  */
-export type Profile = "standard" | "claude" | "skillcase";
+export type Profile = "standard" | "claude" | "skillcase" | "claude-code" | "codex";

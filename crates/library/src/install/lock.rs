@@ -98,11 +98,25 @@ pub fn write(dir: &Path, lock: &Lock) -> Result<(), InstallError> {
     let write = || -> std::io::Result<()> {
         let mut file = tempfile::Builder::new().prefix(".skillcase-lock-").tempfile_in(dir)?;
         file.write_all(to_text(lock).as_bytes())?;
+        readable_by_all(file.as_file())?;
         file.as_file().sync_all()?;
         file.persist(&path).map_err(|e| e.error)?;
         sync_dir(dir)
     };
     write().map_err(InstallError::io(&path))
+}
+
+/// 0644 like the copied files (a temporary file starts as 0600), so the lock can be read by
+/// whoever reads the skills, and committed as is.
+#[cfg(unix)]
+fn readable_by_all(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn readable_by_all(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]
@@ -181,6 +195,16 @@ mod tests {
             c = "cc".repeat(32)
         );
         assert_eq!(text, expected);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_is_readable_by_everyone_like_the_copied_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &sample()).unwrap();
+        let mode = std::fs::metadata(lock_path(dir.path())).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
     }
 
     #[test]

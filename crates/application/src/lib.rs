@@ -3,7 +3,8 @@
 //! HTTP API, the CLI and MCP. [`App`] is a running Skillcase over one data directory; its methods
 //! are grouped by half: [`cases`] (the inbox and the agent's case calls, the guardrail),
 //! [`skills`] (library, disclosure levels, import, edits, catalog), [`export`] (the `.skill`
-//! export and the security scan of a library skill), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
+//! export and the security scan of a library skill), [`install`] (install to agents: copies into
+//! agents' skills folders, sync and verify), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
@@ -11,6 +12,7 @@ pub mod cases;
 pub mod clients;
 pub mod export;
 pub mod info;
+pub mod install;
 pub mod mcp_clients;
 mod overdue;
 pub mod paths;

@@ -13,6 +13,7 @@ mod format;
 mod gc_blobs;
 mod guard;
 mod import;
+mod install;
 #[path = "match.rs"]
 mod match_cmd;
 mod mcp;
@@ -23,8 +24,10 @@ mod sarif;
 mod scan;
 mod serve;
 mod skills;
+mod sync;
 mod token;
 mod validate;
+mod verify;
 mod workspace;
 
 /// Validate, preview and serve Agent Skills; answer the support cases the AI opens.
@@ -49,6 +52,12 @@ enum Command {
     Validate(validate::Args),
     /// Pack a skill folder or a library skill into a .skill zip that Anthropic's upload accepts.
     Export(export::Args),
+    /// Copy skills into agents' skills folders (.claude/skills, ...) and record them in skillcase.lock.
+    Install(install::Args),
+    /// Copy again the installed skills that drifted or whose source moved ahead; nothing else.
+    Sync(sync::Args),
+    /// Exit 1 when an installed skill drifted from skillcase.lock or is outdated (for CI).
+    Verify(verify::Args),
     /// Scan skills for secrets, download-and-run lines, hidden Unicode and instructions, suspicious links, exec bits.
     Scan(scan::Args),
     /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
@@ -99,6 +108,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(args),
         Command::Scan(args) => scan::run(args),
         Command::Export(args) => export::run(args),
+        Command::Install(args) => install::run(args),
+        Command::Sync(args) => sync::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Prompt(args) => prompt::run(args),
         Command::Read(args) => read::run(args),
         Command::ReadFile(args) => read_file::run(args),

@@ -12,7 +12,8 @@
 //! (start-up scan and single-skill sync), [`listing`] (list, detail, the disclosure levels),
 //! [`folder`] (atomic folder writes), [`edit`], [`import`], [`catalog`], [`rollback`], [`diff`],
 //! [`activations`], [`watching`] (the watcher's events applied), [`served`] (the served skills as
-//! stored versions, for clients that publish digests).
+//! stored versions, for clients that publish digests), [`install`] (copies into agents' skills
+//! folders with their `skillcase.lock`, drift and sync).
 
 pub mod activations;
 pub mod archive;
@@ -24,6 +25,7 @@ pub mod error;
 mod folder;
 mod folder_zip;
 pub mod import;
+pub mod install;
 pub mod listing;
 pub mod repository;
 pub mod rollback;

@@ -19,6 +19,7 @@ pub const STAGING_PREFIX: &str = ".skillcase-staging-";
 /// Prefix of the folder an installed-over skill waits in until the new one is in place.
 pub const REPLACED_PREFIX: &str = ".skillcase-replaced-";
 const FILE_MODE: u32 = 0o644;
+const EXEC_MODE: u32 = 0o755;
 const DIR_MODE: u32 = 0o755;
 
 /// A package written to a staging folder and not yet installed. Dropping it removes the
@@ -39,6 +40,28 @@ impl StagedSkill {
 /// fsyncs every file and folder. Callers put `staging_parent` on the same file system as the
 /// skills directory, outside any watched tree, so [`install`] is a rename.
 pub fn stage(package: &Package, staging_parent: &Path) -> Result<StagedSkill, ArchiveError> {
+    stage_as(package, staging_parent, Modes::Fixed)
+}
+
+/// [`stage`] for a package read from a folder we trust (installing a skill into an agent's
+/// folder): a file that had an exec bit gets 0755, so the agent can still run its scripts.
+pub fn stage_keeping_exec_bits(
+    package: &Package,
+    staging_parent: &Path,
+) -> Result<StagedSkill, ArchiveError> {
+    stage_as(package, staging_parent, Modes::KeepExec)
+}
+
+/// Which permissions staged files get.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Modes {
+    /// 0644 whatever the source said (an untrusted archive).
+    Fixed,
+    /// 0755 for a file with an exec bit, else 0644.
+    KeepExec,
+}
+
+fn stage_as(package: &Package, staging_parent: &Path, modes: Modes) -> Result<StagedSkill, ArchiveError> {
     let stage_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ArchiveError::Stage { path, source }
@@ -59,7 +82,9 @@ pub fn stage(package: &Package, staging_parent: &Path) -> Result<StagedSkill, Ar
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(stage_err(parent))?;
         }
-        write_file(&target, &file.bytes).map_err(stage_err(&target))?;
+        let executable = modes == Modes::KeepExec && file.unix_mode.is_some_and(|m| m & 0o111 != 0);
+        let mode = if executable { EXEC_MODE } else { FILE_MODE };
+        write_file(&target, &file.bytes, mode).map_err(stage_err(&target))?;
     }
     for folder in folders.iter().rev() {
         set_mode(folder, DIR_MODE).and_then(|()| sync_dir(folder)).map_err(stage_err(folder))?;
@@ -145,14 +170,14 @@ fn safe_relative(path: &str) -> Result<PathBuf, ArchiveError> {
     Ok(path.split('/').collect())
 }
 
-fn write_file(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn write_file(target: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
     let mut options = fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, FILE_MODE);
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
     let mut file = options.open(target)?;
     file.write_all(bytes)?;
-    set_mode(target, FILE_MODE)?;
+    set_mode(target, mode)?;
     file.sync_all()
 }
 

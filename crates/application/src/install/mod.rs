@@ -1,0 +1,220 @@
+//! Install to agents (issue 29): the actions behind the skill view's *Install to agents* and its
+//! drift badge, and behind `skillcase install`, `sync` and `verify`. A skill (a library skill by
+//! name, or a skill folder) is copied into agents' skills folders at user or project level;
+//! each folder's `skillcase.lock` says what was copied, so drift can be found and undone. The
+//! copying, the lock and the drift rules are the library's (`skillcase_library::install`); this
+//! layer says which folders, where a library skill lives, and remembers the project folders.
+
+mod places;
+mod resolver;
+mod types;
+
+use std::path::PathBuf;
+
+use skillcase_common::ErrorBody;
+use skillcase_library::install::{self, SkillSource, SourceSkill, SourceState};
+
+pub use places::{home_dir, PlaceError};
+pub use types::*;
+
+use crate::App;
+use resolver::Resolver;
+
+impl App {
+    /// Copies `name_or_path` — a skill folder when such a folder exists, else the live folder of
+    /// the library skill of that name — into every target. Every target is checked before any is
+    /// written: one holding a folder of that name its lock does not list refuses the whole
+    /// install (`install_conflict`) unless `force`. Project folders are remembered for
+    /// [`App::install_status`].
+    pub async fn install_skill(
+        &self,
+        name_or_path: String,
+        targets: Vec<InstallTarget>,
+        force: bool,
+    ) -> Result<InstallReport, ErrorBody> {
+        if targets.is_empty() {
+            return Err(PlaceError::NoTarget.into());
+        }
+        let skill = self.install_source(name_or_path).await?;
+        self.blocking(move |inner| {
+            let resolved = targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?;
+            for (_, dir) in &resolved {
+                install::preflight(dir, &skill.name, force)?;
+            }
+            let canonical: Vec<InstallTarget> = resolved.iter().map(|(t, _)| t.clone()).collect();
+            places::remember_projects(inner.settings.as_ref(), &canonical)?;
+            let now = skillcase_common::clock::now();
+            let mut written = Vec::new();
+            for (target, dir) in resolved {
+                let replaced = install::install(&dir, &skill, force, &now)?;
+                written.push(InstalledPlace { target, dir: dir.display().to_string(), replaced });
+            }
+            Ok(InstallReport {
+                name: skill.name,
+                version: skill.version,
+                source: skill.source,
+                files: skill.package.files.len() as u32,
+                places: written,
+            })
+        })
+        .await
+    }
+
+    /// Every target Skillcase knows — each agent at user level and in each project folder
+    /// installed to before — the choices the window offers and sync and verify default to.
+    pub async fn install_targets(&self) -> Result<Vec<InstallTarget>, ErrorBody> {
+        self.blocking(|inner| Ok(places::known_targets(inner.settings.as_ref())?)).await
+    }
+
+    /// Where the skill `name` is installed, among [`App::install_targets`], and how each copy
+    /// stands (`in_sync`, `drifted`, `outdated`): the skill view's badge.
+    pub async fn install_status(&self, name: String) -> Result<Vec<InstallPlace>, ErrorBody> {
+        let targets = self.install_targets().await?;
+        let places = resolve_all(&targets)?;
+        let resolver = self.resolver(&places).await?;
+        self.blocking(move |_| {
+            let mut out = Vec::new();
+            for (target, dir) in places {
+                let checked = install::check_one(&dir, &name, &|n, s| resolver.resolve(n, s))?;
+                let dir = dir.display().to_string();
+                out.push(match checked {
+                    None => InstallPlace {
+                        target,
+                        dir,
+                        installed: false,
+                        state: None,
+                        version: None,
+                        drift: vec![],
+                    },
+                    Some(check) => InstallPlace {
+                        target,
+                        dir,
+                        installed: true,
+                        state: Some(state_of(&check)),
+                        version: check.locked.version,
+                        drift: check.drift,
+                    },
+                });
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Brings every skill installed in `targets` (all known targets when empty) back to its
+    /// source, copying again only what drifted or moved ahead and never touching a folder a
+    /// lock does not list.
+    pub async fn sync_installs(&self, targets: Vec<InstallTarget>) -> Result<SyncReport, ErrorBody> {
+        let places = self.places_of(targets).await?;
+        let resolver = self.resolver(&places).await?;
+        self.blocking(move |_| {
+            let now = skillcase_common::clock::now();
+            let mut report = SyncReport { targets: Vec::new() };
+            for (target, dir) in places {
+                if install::lock::read(&dir)?.is_none() {
+                    continue;
+                }
+                let synced = install::sync(&dir, &|n, s| resolver.resolve(n, s), &now)?;
+                let skills = synced
+                    .into_iter()
+                    .map(|s| SyncedSkill {
+                        name: s.name,
+                        outcome: s.outcome,
+                        drift: s.drift,
+                        version: s.version,
+                    })
+                    .collect();
+                report.targets.push(TargetSync { target, dir: dir.display().to_string(), skills });
+            }
+            Ok(report)
+        })
+        .await
+    }
+
+    /// Checks every skill installed in `targets` (all known targets when empty) against its
+    /// lock and its source, writing nothing: `clean` is false when a copy drifted or is
+    /// outdated (what `skillcase verify` exits 1 on).
+    pub async fn verify_installs(&self, targets: Vec<InstallTarget>) -> Result<VerifyReport, ErrorBody> {
+        let places = self.places_of(targets).await?;
+        let resolver = self.resolver(&places).await?;
+        self.blocking(move |_| {
+            let mut report = VerifyReport { clean: true, targets: Vec::new() };
+            for (target, dir) in places {
+                if install::lock::read(&dir)?.is_none() {
+                    continue;
+                }
+                let skills: Vec<VerifiedSkill> = install::check(&dir, &|n, s| resolver.resolve(n, s))?
+                    .into_iter()
+                    .map(|c| VerifiedSkill { name: c.name, drift: c.drift, source: c.source })
+                    .collect();
+                report.clean &= skills.iter().all(VerifiedSkill::is_clean);
+                report.targets.push(TargetVerify { target, dir: dir.display().to_string(), skills });
+            }
+            Ok(report)
+        })
+        .await
+    }
+
+    /// `targets` on disk, or every known target when none is given.
+    async fn places_of(
+        &self,
+        targets: Vec<InstallTarget>,
+    ) -> Result<Vec<(InstallTarget, PathBuf)>, ErrorBody> {
+        let targets = if targets.is_empty() { self.install_targets().await? } else { targets };
+        resolve_all(&targets)
+    }
+
+    /// The skill to install: a folder as itself, else the library skill of that name once the
+    /// first scan has listed it (the same rule as the export's).
+    async fn install_source(&self, name_or_path: String) -> Result<SourceSkill, ErrorBody> {
+        let as_path = PathBuf::from(&name_or_path);
+        if as_path.is_dir() {
+            return self
+                .blocking(move |_| {
+                    let dir = as_path.canonicalize().unwrap_or(as_path);
+                    let source = SkillSource::Folder { path: dir.display().to_string() };
+                    Ok(SourceSkill::read(&dir, source, None)?)
+                })
+                .await;
+        }
+        self.scanned().await?;
+        let library = self.library()?;
+        let data_dir = resolver::data_dir_text(self.data_dir());
+        self.blocking(move |_| {
+            let dir = library.live_dir(&name_or_path)?;
+            let version = library.summary(&name_or_path)?.live_version;
+            let source = SkillSource::Library { name: name_or_path, data_dir };
+            Ok(SourceSkill::read(&dir, source, version)?)
+        })
+        .await
+    }
+
+    /// What finds the sources of the skills installed in `places`: the library is opened (and
+    /// its first scan awaited) only when one of their locks names a skill of this data
+    /// directory's library.
+    async fn resolver(&self, places: &[(InstallTarget, PathBuf)]) -> Result<Resolver, ErrorBody> {
+        let data_dir = resolver::data_dir_text(self.data_dir());
+        let dirs: Vec<PathBuf> = places.iter().map(|(_, d)| d.clone()).collect();
+        let wanted = data_dir.clone();
+        let needs_library = self.blocking(move |_| Ok(resolver::names_library(&dirs, &wanted))).await?;
+        let library = if needs_library {
+            self.scanned().await?;
+            Some(self.library()?)
+        } else {
+            None
+        };
+        Ok(Resolver::new(library, data_dir))
+    }
+}
+
+fn resolve_all(targets: &[InstallTarget]) -> Result<Vec<(InstallTarget, PathBuf)>, ErrorBody> {
+    Ok(targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?)
+}
+
+fn state_of(check: &install::SkillCheck) -> InstallState {
+    match (check.drift.is_empty(), check.source) {
+        (false, _) => InstallState::Drifted,
+        (true, SourceState::Changed) => InstallState::Outdated,
+        (true, _) => InstallState::InSync,
+    }
+}

@@ -1,0 +1,128 @@
+//! `skillcase install NAME|PATH... --target AGENT... (--user | --project DIR) [--data-dir D]
+//! [--force] [--format text|json]`: copies each skill (a skill folder, or the library skill of
+//! that name) into the skills folder of every agent named, at user level or in a project, and
+//! records it in that folder's `skillcase.lock`, through the same application function as the
+//! window's *Install to agents*. Exit 0 when every skill is installed, 1 at the first refusal
+//! (the skills before it stay installed).
+//!
+//! Also the target switches `sync` and `verify` share ([`Level`], [`agent_parser`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use skillcase_application::install::{InstallReport, InstallTarget};
+use skillcase_application::App;
+use skillcase_common::ErrorBody;
+use skillcase_library::install::Agent;
+use skillcase_skill::finding::Finding;
+
+use crate::format::Format;
+
+/// Arguments of `skillcase install`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Skill folders, or names of skills in the library.
+    #[arg(required = true, value_name = "NAME|PATH")]
+    skills: Vec<String>,
+    /// An agent to install for (repeatable): claude, agents, codex, github, cursor.
+    #[arg(long = "target", required = true, value_name = "AGENT", value_parser = agent_parser())]
+    targets: Vec<Agent>,
+    #[command(flatten)]
+    level: Level,
+    /// Replace a folder of the same name that Skillcase did not install.
+    #[arg(long)]
+    force: bool,
+    /// The data directory whose library a skill name is looked up in (default: the usual one).
+    #[arg(long, value_name = "D")]
+    data_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// User level or one project folder: exactly one of them.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false)]
+pub struct Level {
+    /// The agents' folders under the home folder (`~/.claude/skills`, ...).
+    #[arg(long)]
+    user: bool,
+    /// The agents' folders in the project folder DIR (`DIR/.claude/skills`, ...).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+}
+
+impl Level {
+    /// Each agent's target at this level.
+    pub fn targets(&self, agents: &[Agent]) -> Vec<InstallTarget> {
+        let project = self.project.as_ref().filter(|_| !self.user).map(|p| p.display().to_string());
+        agents.iter().map(|&agent| InstallTarget { agent, project: project.clone() }).collect()
+    }
+}
+
+/// Parses an agent by its command-line name, listing the five in `--help` and errors.
+pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = Agent> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str))
+        .map(|name| Agent::ALL.into_iter().find(|a| a.as_str() == name).expect("a listed agent"))
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let targets = args.level.targets(&args.targets);
+    let (installed, error) = App::block_on(async {
+        let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        let mut installed = Vec::new();
+        for skill in &args.skills {
+            match app.install_skill(skill.clone(), targets.clone(), args.force).await {
+                Ok(report) => installed.push(report),
+                Err(error) => return anyhow::Ok((installed, Some(error))),
+            }
+        }
+        anyhow::Ok((installed, None))
+    })?;
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            let mut doc = serde_json::json!({ "installed": installed });
+            if let Some(error) = &error {
+                doc["error"] = serde_json::to_value(error)?;
+            }
+            serde_json::to_writer_pretty(&mut stdout, &doc)?;
+            writeln!(stdout)?;
+        }
+        Format::Text => {
+            for report in &installed {
+                print_report(&mut stdout, report)?;
+            }
+            if let Some(error) = &error {
+                print_error(&mut stdout, error)?;
+            }
+        }
+    }
+    Ok(if error.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result<()> {
+    let version = report.version.map(|v| format!(" (library version {v})")).unwrap_or_default();
+    for place in &report.places {
+        let replaced = if place.replaced { ", replaced" } else { "" };
+        writeln!(
+            out,
+            "installed {}{version} into {}/{} ({} files{replaced})",
+            report.name, place.dir, report.name, report.files
+        )?;
+    }
+    Ok(())
+}
+
+/// A refusal as the other subcommands print one: each finding behind it, then `error code: message`.
+pub fn print_error(out: &mut impl Write, error: &ErrorBody) -> std::io::Result<()> {
+    let listed = error.details.as_ref().and_then(|d| d.get("findings")).cloned();
+    let findings: Vec<Finding> = listed.and_then(|f| serde_json::from_value(f).ok()).unwrap_or_default();
+    for f in findings {
+        writeln!(out, "{} error {}: {}", f.location(), f.code, f.message)?;
+    }
+    writeln!(out, "error {}: {}", error.code, error.message)
+}

@@ -1,0 +1,97 @@
+//! `skillcase sync [--target AGENT...] (--user | --project DIR) [--data-dir D] [--format
+//! text|json]`: brings every skill the targets' `skillcase.lock` files list back to its source —
+//! copied again when its installed files drifted or its source moved ahead, left alone
+//! otherwise — and never touches a folder a lock does not list. Without `--target`, all five
+//! agents' folders at that level. Exit 0 when done (a skill whose source is missing is
+//! reported, not an error), 1 on an error.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use skillcase_application::App;
+use skillcase_library::install::{Agent, SyncOutcome};
+
+use crate::format::Format;
+use crate::install::{agent_parser, print_error, Level};
+
+/// Arguments of `skillcase sync`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// An agent whose folder to sync (repeatable; default: all five).
+    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
+    targets: Vec<Agent>,
+    #[command(flatten)]
+    level: Level,
+    /// The data directory whose library the installed library skills come from.
+    #[arg(long, value_name = "D")]
+    data_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let agents = if args.targets.is_empty() { Agent::ALL.to_vec() } else { args.targets.clone() };
+    let targets = args.level.targets(&agents);
+    let result = App::block_on(async {
+        let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        anyhow::Ok(app.sync_installs(targets).await)
+    })?;
+    let mut stdout = std::io::stdout().lock();
+    let report = match (result, args.format) {
+        (Err(error), Format::Json) => {
+            serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;
+            writeln!(stdout)?;
+            return Ok(ExitCode::from(1));
+        }
+        (Err(error), Format::Text) => {
+            print_error(&mut stdout, &error)?;
+            return Ok(ExitCode::from(1));
+        }
+        (Ok(report), Format::Json) => {
+            serde_json::to_writer_pretty(&mut stdout, &report)?;
+            writeln!(stdout)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        (Ok(report), Format::Text) => report,
+    };
+    let mut counts = [0usize; 4];
+    for target in &report.targets {
+        for skill in &target.skills {
+            let (slot, word) = match skill.outcome {
+                SyncOutcome::Unchanged => (0, "unchanged"),
+                SyncOutcome::Updated => (1, "updated"),
+                SyncOutcome::Repaired => (2, "repaired"),
+                SyncOutcome::SourceMissing => (3, "source missing, left as it is"),
+            };
+            counts[slot] += 1;
+            let drift: Vec<String> =
+                skill.drift.iter().map(|d| format!("{} {}", d.path, kind(d.kind))).collect();
+            let drift = if drift.is_empty() { String::new() } else { format!(" ({})", drift.join(", ")) };
+            writeln!(stdout, "{}/{}: {word}{drift}", target.dir, skill.name)?;
+        }
+    }
+    writeln!(
+        stdout,
+        "synced {} skills: {} updated, {} repaired, {} unchanged, {} source missing",
+        counts.iter().sum::<usize>(),
+        counts[1],
+        counts[2],
+        counts[0],
+        counts[3]
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A drift kind as the text output names it.
+pub fn kind(kind: skillcase_library::install::DriftKind) -> &'static str {
+    use skillcase_library::install::DriftKind;
+    match kind {
+        DriftKind::Modified => "modified",
+        DriftKind::Added => "added",
+        DriftKind::Missing => "missing",
+        DriftKind::Unreadable => "unreadable",
+    }
+}

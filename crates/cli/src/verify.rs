@@ -1,0 +1,83 @@
+//! `skillcase verify [--target AGENT...] (--user | --project DIR) [--data-dir D] [--format
+//! text|json]`: for CI pipelines, checks every skill the targets' `skillcase.lock` files list
+//! and writes nothing. Each drifted file is printed (`modified`, `added`, `missing`), and each
+//! skill whose source moved ahead since the copy as `outdated`. Exit 0 when clean, 1 on any
+//! drift or outdated skill (or an error). Without `--target`, all five agents' folders.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use skillcase_application::App;
+use skillcase_library::install::{Agent, SourceState};
+
+use crate::format::Format;
+use crate::install::{agent_parser, print_error, Level};
+use crate::sync::kind;
+
+/// Arguments of `skillcase verify`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// An agent whose folder to check (repeatable; default: all five).
+    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
+    targets: Vec<Agent>,
+    #[command(flatten)]
+    level: Level,
+    /// The data directory whose library the installed library skills come from (to tell
+    /// `outdated`).
+    #[arg(long, value_name = "D")]
+    data_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let agents = if args.targets.is_empty() { Agent::ALL.to_vec() } else { args.targets.clone() };
+    let targets = args.level.targets(&agents);
+    let result = App::block_on(async {
+        let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        anyhow::Ok(app.verify_installs(targets).await)
+    })?;
+    let mut stdout = std::io::stdout().lock();
+    let report = match result {
+        Ok(report) => report,
+        Err(error) if args.format == Format::Json => {
+            serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;
+            writeln!(stdout)?;
+            return Ok(ExitCode::from(1));
+        }
+        Err(error) => {
+            print_error(&mut stdout, &error)?;
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let code = if report.clean { ExitCode::SUCCESS } else { ExitCode::from(1) };
+    if args.format == Format::Json {
+        serde_json::to_writer_pretty(&mut stdout, &report)?;
+        writeln!(stdout)?;
+        return Ok(code);
+    }
+    let (mut checked, mut drifted, mut outdated) = (0, 0, 0);
+    for target in &report.targets {
+        for skill in &target.skills {
+            checked += 1;
+            drifted += usize::from(!skill.drift.is_empty());
+            for d in &skill.drift {
+                writeln!(stdout, "{}/{}/{}: {}", target.dir, skill.name, d.path, kind(d.kind))?;
+            }
+            if skill.source == SourceState::Changed {
+                outdated += 1;
+                writeln!(
+                    stdout,
+                    "{}/{}: outdated (its source moved ahead since the copy)",
+                    target.dir, skill.name
+                )?;
+            }
+        }
+    }
+    let verdict = if report.clean { "ok" } else { "drift" };
+    writeln!(stdout, "{verdict}: {checked} skills checked, {drifted} drifted, {outdated} outdated")?;
+    Ok(code)
+}

@@ -1,0 +1,229 @@
+//! `skillcase install`, `sync` and `verify` run as the real binary: skills copied into agents'
+//! folders at project and user level with a `skillcase.lock`, verify exiting 1 on a hand edit
+//! and naming the file, sync repairing it without touching a hand-made skill beside it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+const SKILL_MD: &str = "---\nname: frete\ndescription: Calcula o frete por CEP. Use quando o cliente pergunta do frete.\n---\n# Frete\n\nLeia references/tabela.md.\n";
+
+/// The binary with its own data directory and a home folder of its own.
+fn skillcase(work: &TempDir) -> Command {
+    let mut command = Command::cargo_bin("skillcase").unwrap();
+    command.env("SKILLCASE_DATA_DIR", work.path().join("data")).env("HOME", work.path().join("home"));
+    command
+}
+
+fn write(root: &Path, rel: &str, bytes: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// A skill folder `frete` with a reference and some OS junk beside it.
+fn skill_folder(root: &Path) -> PathBuf {
+    let dir = root.join("src/frete");
+    write(&dir, "SKILL.md", SKILL_MD);
+    write(&dir, "references/tabela.md", "# Tabela\n");
+    write(&dir, ".DS_Store", "junk");
+    dir
+}
+
+fn project(work: &TempDir) -> PathBuf {
+    let dir = work.path().join("project");
+    fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn install_verify_edit_sync_verify_round_trip_in_a_project() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    let install = skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--target", "agents", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(install.status.code(), Some(0), "{}", stdout_of(&install));
+    let claude = project.join(".claude/skills");
+    let agents = project.join(".agents/skills");
+    assert_eq!(
+        stdout_of(&install),
+        format!(
+            "installed frete into {}/frete (2 files)\ninstalled frete into {}/frete (2 files)\n",
+            claude.display(),
+            agents.display()
+        )
+    );
+    for dir in [&claude, &agents] {
+        assert_eq!(listing(dir), ["frete", "skillcase.lock"]);
+        assert_eq!(listing(&dir.join("frete")), ["SKILL.md", "references"]);
+    }
+
+    let verify =
+        |work: &TempDir| skillcase(work).arg("verify").arg("--project").arg(&project).output().unwrap();
+    let clean = verify(&work);
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout_of(&clean));
+    assert_eq!(stdout_of(&clean), "ok: 2 skills checked, 0 drifted, 0 outdated\n");
+
+    write(&claude, "frete/references/tabela.md", "# Tabela editada à mão\n");
+    write(&claude, "mine/SKILL.md", "a skill made by hand");
+    let drifted = verify(&work);
+    assert_eq!(drifted.status.code(), Some(1));
+    assert_eq!(
+        stdout_of(&drifted),
+        format!(
+            "{}/frete/references/tabela.md: modified\ndrift: 2 skills checked, 1 drifted, 0 outdated\n",
+            claude.display()
+        )
+    );
+
+    let sync = skillcase(&work).arg("sync").arg("--project").arg(&project).output().unwrap();
+    assert_eq!(sync.status.code(), Some(0), "{}", stdout_of(&sync));
+    assert_eq!(
+        stdout_of(&sync),
+        format!(
+            "{c}/frete: repaired (references/tabela.md modified)\n{a}/frete: unchanged\nsynced 2 skills: 0 updated, 1 repaired, 1 unchanged, 0 source missing\n",
+            c = claude.display(),
+            a = agents.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(claude.join("frete/references/tabela.md")).unwrap(), "# Tabela\n");
+    assert_eq!(fs::read_to_string(claude.join("mine/SKILL.md")).unwrap(), "a skill made by hand");
+    assert_eq!(verify(&work).status.code(), Some(0));
+}
+
+#[test]
+fn verify_lists_added_and_missing_files_and_an_outdated_source_as_json() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "codex", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+    let codex = project.join(".codex/skills/frete");
+    fs::remove_file(codex.join("references/tabela.md")).unwrap();
+    write(&codex, "notes.md", "mine");
+    write(&src, "SKILL.md", &SKILL_MD.replace("Leia", "Consulte"));
+    let run = skillcase(&work)
+        .args(["verify", "--target", "codex", "--format", "json", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
+    assert_eq!(report["clean"], false);
+    assert_eq!(
+        report["targets"][0]["skills"][0],
+        serde_json::json!({
+            "name": "frete",
+            "drift": [
+                { "path": "notes.md", "kind": "added" },
+                { "path": "references/tabela.md", "kind": "missing" },
+            ],
+            "source": "changed",
+        })
+    );
+}
+
+#[test]
+fn a_hand_made_folder_of_the_same_name_is_refused_unless_forced() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    write(&project, ".cursor/skills/frete/SKILL.md", "a skill made by hand");
+    let run = skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "cursor", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(stdout_of(&run).starts_with("error install_conflict: "), "{}", stdout_of(&run));
+    assert_eq!(
+        fs::read_to_string(project.join(".cursor/skills/frete/SKILL.md")).unwrap(),
+        "a skill made by hand"
+    );
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "cursor", "--force", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+    assert_eq!(fs::read_to_string(project.join(".cursor/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
+}
+
+#[test]
+fn a_library_skill_installs_by_name_with_its_library_version_in_the_lock() {
+    let work = TempDir::new().unwrap();
+    let skills = work.path().join("skills");
+    write(&skills, "frete/SKILL.md", SKILL_MD);
+    let project = project(&work);
+    let run = skillcase(&work)
+        .env("SKILLCASE_SKILLS_DIR", &skills)
+        .args(["install", "frete", "--target", "github", "--format", "json", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stdout_of(&run));
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
+    let installed = &report["installed"][0];
+    assert_eq!(installed["source"]["kind"], "library");
+    assert_eq!(installed["source"]["name"], "frete");
+    let version = installed["version"].as_i64().expect("a library version");
+    let lock: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(project.join(".github/skills/skillcase.lock")).unwrap())
+            .unwrap();
+    assert_eq!(lock["skills"]["frete"]["version"], version);
+    assert_eq!(lock["skills"]["frete"]["source"]["kind"], "library");
+    assert_eq!(fs::read_to_string(project.join(".github/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
+}
+
+#[test]
+fn user_level_installs_under_home_and_verifies_there() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    fs::create_dir_all(work.path().join("home")).unwrap();
+    skillcase(&work).arg("install").arg(&src).args(["--target", "claude", "--user"]).assert().code(0);
+    let installed = work.path().join("home/.claude/skills");
+    assert_eq!(listing(&installed), ["frete", "skillcase.lock"]);
+    let run = skillcase(&work).args(["verify", "--user"]).output().unwrap();
+    assert_eq!(stdout_of(&run), "ok: 1 skills checked, 0 drifted, 0 outdated\n");
+}
+
+#[test]
+fn install_needs_either_user_or_project() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    skillcase(&work).arg("install").arg(&src).args(["--target", "claude"]).assert().code(2);
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--user", "--project", "."])
+        .assert()
+        .code(2);
+    skillcase(&work).arg("install").arg(&src).args(["--target", "vim", "--user"]).assert().code(2);
+}

@@ -1,0 +1,80 @@
+//! Putting a copy of a skill into a target folder without ever leaving a half-written one: the
+//! files are written into a hidden staging folder inside the target folder itself (so the last
+//! step is a rename on one file system), fsynced, then swapped into place in one atomic exchange
+//! (`archive::install`). A copy that fails midway drops its staging folder and leaves the
+//! previous version of the skill exactly as it was.
+
+use std::path::Path;
+
+use skillcase_skill::package::Package;
+
+use super::error::InstallError;
+use crate::archive;
+
+/// Writes `pkg` as the folder `name` of `target_dir` (created if missing), replacing what was
+/// there in one step. Exec bits are kept, so the agent can run the skill's scripts.
+pub fn place(target_dir: &Path, name: &str, pkg: &Package) -> Result<(), InstallError> {
+    std::fs::create_dir_all(target_dir).map_err(InstallError::io(target_dir))?;
+    let staged = archive::stage_keeping_exec_bits(pkg, target_dir)?;
+    archive::install(staged, &target_dir.join(name))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillcase_skill::package::PackageFile;
+
+    fn package(files: &[(&str, &str)]) -> Package {
+        Package {
+            folder_name: Some("frete".into()),
+            files: files.iter().map(|(p, t)| PackageFile::new(*p, t.as_bytes().to_vec(), None)).collect(),
+        }
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_copy_replaces_the_previous_folder_whole() {
+        let target = tempfile::tempdir().unwrap();
+        place(target.path(), "frete", &package(&[("SKILL.md", "v1"), ("references/old.md", "old")])).unwrap();
+        place(target.path(), "frete", &package(&[("SKILL.md", "v2")])).unwrap();
+        let dir = target.path().join("frete");
+        assert_eq!(std::fs::read_to_string(dir.join("SKILL.md")).unwrap(), "v2");
+        assert!(!dir.join("references").exists());
+        assert_eq!(entries(target.path()), ["frete"]);
+    }
+
+    #[test]
+    fn a_copy_that_fails_midway_leaves_the_previous_version_intact_and_no_staging_folder() {
+        let target = tempfile::tempdir().unwrap();
+        place(target.path(), "frete", &package(&[("SKILL.md", "v1")])).unwrap();
+        // The second file's path cannot be written, so staging stops after writing SKILL.md.
+        let broken = package(&[("SKILL.md", "v2"), ("zz/../escape.md", "x")]);
+        let error = place(target.path(), "frete", &broken).unwrap_err();
+        assert!(matches!(error, InstallError::Write(_)), "{error}");
+        assert_eq!(std::fs::read_to_string(target.path().join("frete/SKILL.md")).unwrap(), "v1");
+        assert_eq!(entries(target.path()), ["frete"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_script_keeps_its_exec_bit_in_the_copy() {
+        use std::os::unix::fs::PermissionsExt;
+        let target = tempfile::tempdir().unwrap();
+        let mut pkg = package(&[("SKILL.md", "x")]);
+        pkg.files.push(PackageFile::new("scripts/calc.sh", b"#!/bin/sh\n".to_vec(), Some(0o755)));
+        place(target.path(), "frete", &pkg).unwrap();
+        let mode =
+            |p: &str| std::fs::metadata(target.path().join("frete").join(p)).unwrap().permissions().mode();
+        assert_eq!(mode("scripts/calc.sh") & 0o777, 0o755);
+        assert_eq!(mode("SKILL.md") & 0o777, 0o644);
+    }
+}

@@ -1,0 +1,139 @@
+//! Drift: how an installed skill folder differs from what its lock says was copied. Files are
+//! read the way every skill folder is read (`package_from_dir`: OS junk and caches ignored, no
+//! link followed), so a `.DS_Store` a file browser drops in is not drift, while an edited,
+//! added or deleted file is.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use skillcase_skill::load::{package_from_dir, LoadError};
+use skillcase_skill::package::Package;
+use skillcase_skill::skill_dir::FileError;
+use ts_rs::TS;
+
+/// File digests by path relative to the skill folder: SHA-256, lowercase hex.
+pub type Digests = BTreeMap<String, String>;
+
+/// How one file differs from the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum DriftKind {
+    /// The file is there with other content.
+    Modified,
+    /// The file is there and the lock does not list it.
+    Added,
+    /// The lock lists the file and it is gone (or the whole folder is).
+    Missing,
+    /// The installed folder cannot be read as a skill folder (a symbolic link or a device in
+    /// it); `path` says where when known.
+    Unreadable,
+}
+
+/// One file that drifted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct FileDrift {
+    /// Relative to the skill folder, `/`-separated.
+    pub path: String,
+    pub kind: DriftKind,
+}
+
+/// The digests of a package's files.
+pub fn digests(pkg: &Package) -> Digests {
+    pkg.files.iter().map(|f| (f.path.clone(), f.sha256.clone())).collect()
+}
+
+/// What differs between the `expected` digests and the ones `found`, sorted by path.
+pub fn compare(expected: &Digests, found: &Digests) -> Vec<FileDrift> {
+    let mut drift = Vec::new();
+    for (path, sha) in expected {
+        match found.get(path) {
+            None => drift.push(FileDrift { path: path.clone(), kind: DriftKind::Missing }),
+            Some(other) if other != sha => {
+                drift.push(FileDrift { path: path.clone(), kind: DriftKind::Modified })
+            }
+            Some(_) => {}
+        }
+    }
+    for path in found.keys().filter(|p| !expected.contains_key(*p)) {
+        drift.push(FileDrift { path: path.clone(), kind: DriftKind::Added });
+    }
+    drift.sort_by(|a, b| a.path.cmp(&b.path));
+    drift
+}
+
+/// How the installed folder `dir` differs from `expected`: every file missing when the folder
+/// is gone, one `unreadable` entry when it cannot be read as a skill folder.
+pub fn drift_of(dir: &Path, expected: &Digests) -> Vec<FileDrift> {
+    match package_from_dir(dir) {
+        Ok(pkg) => compare(expected, &digests(&pkg)),
+        Err(LoadError::File(FileError::NotFound(_))) if !dir.exists() => compare(expected, &Digests::new()),
+        Err(error) => {
+            vec![FileDrift { path: error.to_finding().file, kind: DriftKind::Unreadable }]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digests_of(pairs: &[(&str, &str)]) -> Digests {
+        pairs.iter().map(|(p, s)| (p.to_string(), s.to_string())).collect()
+    }
+
+    #[test]
+    fn an_edited_file_is_modified_a_new_one_added_and_a_deleted_one_missing() {
+        let expected = digests_of(&[("SKILL.md", "a1"), ("references/old.md", "b1"), ("scripts/x.sh", "c1")]);
+        let found = digests_of(&[("SKILL.md", "a2"), ("references/new.md", "d1"), ("scripts/x.sh", "c1")]);
+        assert_eq!(
+            compare(&expected, &found),
+            [
+                FileDrift { path: "SKILL.md".into(), kind: DriftKind::Modified },
+                FileDrift { path: "references/new.md".into(), kind: DriftKind::Added },
+                FileDrift { path: "references/old.md".into(), kind: DriftKind::Missing },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_same_digests_are_no_drift() {
+        let same = digests_of(&[("SKILL.md", "a1")]);
+        assert_eq!(compare(&same, &same), []);
+    }
+
+    #[test]
+    fn a_folder_that_is_gone_has_every_file_missing() {
+        let root = tempfile::tempdir().unwrap();
+        let expected = digests_of(&[("SKILL.md", "a1"), ("assets/x.txt", "b1")]);
+        let kinds: Vec<DriftKind> =
+            drift_of(&root.path().join("frete"), &expected).into_iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [DriftKind::Missing, DriftKind::Missing]);
+    }
+
+    #[test]
+    fn os_junk_dropped_into_an_installed_folder_is_not_drift() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("frete");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "x").unwrap();
+        std::fs::write(dir.join(".DS_Store"), "junk").unwrap();
+        let expected = digests(&package_from_dir(&dir).unwrap());
+        assert_eq!(expected.keys().collect::<Vec<_>>(), ["SKILL.md"]);
+        assert_eq!(drift_of(&dir, &expected), []);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_inside_an_installed_folder_makes_it_unreadable() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("frete");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "x").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd")).unwrap();
+        let drift = drift_of(&dir, &digests_of(&[("SKILL.md", "a1")]));
+        assert_eq!(drift.iter().map(|d| d.kind).collect::<Vec<_>>(), [DriftKind::Unreadable]);
+    }
+}

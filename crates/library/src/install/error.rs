@@ -1,0 +1,66 @@
+//! Why an install, sync or verify did not happen, each with a stable code
+//! (`docs/error-codes.md`, *Install to agents*).
+
+use serde_json::json;
+
+use skillcase_common::error::Coded;
+use skillcase_skill::archive::ArchiveError;
+use skillcase_skill::finding::Finding;
+use skillcase_skill::load::LoadError;
+
+/// An install-to-agents error.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// The target already holds a folder of that name which Skillcase did not install (its lock
+    /// does not list it): someone's own skill, never overwritten without `--force`.
+    #[error("{} already holds a folder `{name}` that Skillcase did not install; pass --force to replace it", .target)]
+    Conflict { target: String, name: String },
+    /// The skill to install has validation errors (the `standard` profile every agent reads).
+    #[error("the skill cannot be installed, it has validation errors: {}", codes(findings))]
+    Refused { findings: Vec<Finding> },
+    /// The skill folder to install could not be read.
+    #[error(transparent)]
+    Source(#[from] LoadError),
+    /// `skillcase.lock` in a target is not a lock this build reads.
+    #[error("{path} is not a readable skillcase.lock: {reason}")]
+    LockCorrupt { path: String, reason: String },
+    /// Staging or renaming the copy failed; the target still holds the previous folder.
+    #[error(transparent)]
+    Write(#[from] ArchiveError),
+    /// Creating the target folder or writing the lock failed.
+    #[error("writing {path} failed: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+fn codes(findings: &[Finding]) -> String {
+    findings.iter().filter(|f| f.is_error()).map(|f| f.code.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+impl InstallError {
+    /// An I/O failure at `path`.
+    pub fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> InstallError + '_ {
+        move |source| InstallError::Io { path: path.display().to_string(), source }
+    }
+}
+
+impl Coded for InstallError {
+    fn code(&self) -> &'static str {
+        match self {
+            InstallError::Conflict { .. } => "install_conflict",
+            InstallError::Refused { .. } => "install_refused",
+            InstallError::Source(e) => e.code(),
+            InstallError::LockCorrupt { .. } => "lock_corrupt",
+            InstallError::Write(e) => e.code(),
+            InstallError::Io { .. } => "install_failed",
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            InstallError::Conflict { target, name } => Some(json!({ "target": target, "name": name })),
+            InstallError::Refused { findings } => Some(json!({ "findings": findings })),
+            InstallError::LockCorrupt { path, .. } => Some(json!({ "path": path })),
+            _ => None,
+        }
+    }
+}

@@ -22,8 +22,9 @@ function skillsDir() {
     mkdirSync(join(dir, name, "references"), { recursive: true });
     writeFileSync(join(dir, name, "SKILL.md"), `---\n${frontmatter}\n---\n${body}\n`);
   };
-  const long = "Reembolsa cobranças em dobro conferindo o extrato do cliente. ".repeat(24).trim();
-  write("reembolso", `name: reembolso\ndescription: ${long}\nwhen_to_use: Quando o cliente diz que pagou duas vezes.`, "# Reembolso\n\nConfira o extrato.");
+  const long = "Reembolsa cobranças em dobro conferindo o extrato do cliente. ".repeat(16).trim();
+  const when = "Quando o cliente diz que pagou duas vezes pelo mesmo pedido. ".repeat(10).trim();
+  write("reembolso", `name: reembolso\ndescription: ${long}\nwhen_to_use: ${when}`, "# Reembolso\n\nConfira o extrato.");
   writeFileSync(join(dir, "reembolso", "references", "politica.md"), "# Política\n\nAté 7 dias.\n");
   write("cotacao", "name: cotacao\ndescription: Cota o frete de um pedido. Use quando o cliente pergunta o preço da entrega.", "# Cotação");
   return dir;
@@ -37,7 +38,12 @@ async function click(browser, selector) {
 
 async function fate(browser, expected) {
   const el = await browser.$(`[data-testid="client-fate"][data-fate="${expected}"]`);
-  await el.waitForExist({ timeout: 30_000, timeoutMsg: `the skill's fate should become ${expected}` });
+  try {
+    await el.waitForExist({ timeout: 30_000 });
+  } catch {
+    const seen = await browser.execute(() => document.querySelector('[data-panel="level1"]')?.textContent ?? null);
+    throw new Error(`the skill's fate should become ${expected}; the panel shows: ${seen}`);
+  }
   return el.getText();
 }
 

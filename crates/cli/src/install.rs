@@ -62,6 +62,32 @@ impl Level {
 }
 
 /// Parses an agent by its command-line name, listing the five in `--help` and errors.
+/// What `sync` and `verify` look at: the lock files of these agents' folders at one level, with
+/// the library their library skills came from.
+#[derive(Debug, clap::Args)]
+pub struct Installed {
+    /// An agent whose folder to look at (repeatable; default: all five).
+    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
+    targets: Vec<Agent>,
+    #[command(flatten)]
+    level: Level,
+    /// The data directory whose library the installed library skills come from (to tell
+    /// `outdated`).
+    #[arg(long, value_name = "D")]
+    pub data_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+impl Installed {
+    /// The folders to look at: every agent's when none was named.
+    pub fn targets(&self) -> Vec<InstallTarget> {
+        let agents = if self.targets.is_empty() { Agent::ALL.to_vec() } else { self.targets.clone() };
+        self.level.targets(&agents)
+    }
+}
+
 pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = Agent> {
     use clap::builder::TypedValueParser as _;
     clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str))

@@ -6,41 +6,30 @@
 //! reported, not an error), 1 on an error.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use skillcase_application::App;
-use skillcase_library::install::{Agent, SyncOutcome};
+use skillcase_library::install::SyncOutcome;
 
 use crate::format::Format;
-use crate::install::{agent_parser, print_error, Level};
+use crate::install::{print_error, Installed};
 
 /// Arguments of `skillcase sync`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// An agent whose folder to sync (repeatable; default: all five).
-    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
-    targets: Vec<Agent>,
     #[command(flatten)]
-    level: Level,
-    /// The data directory whose library the installed library skills come from.
-    #[arg(long, value_name = "D")]
-    data_dir: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    installed: Installed,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let agents = if args.targets.is_empty() { Agent::ALL.to_vec() } else { args.targets.clone() };
-    let targets = args.level.targets(&agents);
+    let targets = args.installed.targets();
     let result = App::block_on(async {
-        let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        let app = crate::workspace::open(args.installed.data_dir.clone(), None).await?;
         anyhow::Ok(app.sync_installs(targets).await)
     })?;
     let mut stdout = std::io::stdout().lock();
-    let report = match (result, args.format) {
+    let report = match (result, args.installed.format) {
         (Err(error), Format::Json) => {
             serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;
             writeln!(stdout)?;

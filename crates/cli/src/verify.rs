@@ -5,45 +5,33 @@
 //! drift or outdated skill (or an error). Without `--target`, all five agents' folders.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use skillcase_application::App;
-use skillcase_library::install::{Agent, SourceState};
+use skillcase_library::install::SourceState;
 
 use crate::format::Format;
-use crate::install::{agent_parser, print_error, Level};
+use crate::install::{print_error, Installed};
 use crate::sync::kind;
 
 /// Arguments of `skillcase verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// An agent whose folder to check (repeatable; default: all five).
-    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
-    targets: Vec<Agent>,
     #[command(flatten)]
-    level: Level,
-    /// The data directory whose library the installed library skills come from (to tell
-    /// `outdated`).
-    #[arg(long, value_name = "D")]
-    data_dir: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    installed: Installed,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let agents = if args.targets.is_empty() { Agent::ALL.to_vec() } else { args.targets.clone() };
-    let targets = args.level.targets(&agents);
+    let targets = args.installed.targets();
     let result = App::block_on(async {
-        let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        let app = crate::workspace::open(args.installed.data_dir.clone(), None).await?;
         anyhow::Ok(app.verify_installs(targets).await)
     })?;
     let mut stdout = std::io::stdout().lock();
     let report = match result {
         Ok(report) => report,
-        Err(error) if args.format == Format::Json => {
+        Err(error) if args.installed.format == Format::Json => {
             serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;
             writeln!(stdout)?;
             return Ok(ExitCode::from(1));
@@ -54,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let code = if report.clean { ExitCode::SUCCESS } else { ExitCode::from(1) };
-    if args.format == Format::Json {
+    if args.installed.format == Format::Json {
         serde_json::to_writer_pretty(&mut stdout, &report)?;
         writeln!(stdout)?;
         return Ok(code);

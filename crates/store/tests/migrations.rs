@@ -149,3 +149,65 @@ fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_ea
     assert_eq!(row("agent"), ("not_stated".into(), Some("2026-11-02T10:05:00.000Z".into())));
     assert_eq!(row("guard"), ("guardrail_autofallback".into(), None));
 }
+
+/// The schema a database had at version 15, file by file.
+const SCHEMA_15: [&str; 15] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
+    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
+    include_str!("../src/db/migrations/0008_internal_notes.sql"),
+    include_str!("../src/db/migrations/0009_case_search.sql"),
+    include_str!("../src/db/migrations/0010_handover_reason.sql"),
+    include_str!("../src/db/migrations/0011_quiet_customers.sql"),
+    include_str!("../src/db/migrations/0012_saved_replies.sql"),
+    include_str!("../src/db/migrations/0013_response_targets.sql"),
+    include_str!("../src/db/migrations/0014_agents.sql"),
+    include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
+];
+
+#[test]
+fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subscription() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in SCHEMA_15 {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.execute_batch(
+            "INSERT INTO skill_versions (name, content_hash, manifest, validation, source, created_at)
+               VALUES ('frete', 'h1', '[]', '{}', 'import', 'now');
+             INSERT INTO skills (name, origin, live_version_id, updated_at) VALUES ('frete', 'local', 1, 'now');",
+        )
+        .unwrap();
+    }
+    let conn = open(&path).unwrap();
+    let live: i64 =
+        conn.query_row("SELECT live_version_id FROM skills WHERE name = 'frete'", [], |r| r.get(0)).unwrap();
+    assert_eq!(live, 1);
+    conn.execute_batch(
+        "INSERT INTO remote_catalogs (url, kind, added_at) VALUES ('https://skills.example/index.json', 'index', 'now');
+         INSERT INTO remote_skills (catalog_id, name, description, manifest, digest, pulled_at)
+           VALUES (1, 'frete', 'd', '[]', 'h1', 'now');
+         INSERT INTO remote_forks (name, catalog_id, catalog_url, upstream_name, upstream_digest, version_id, installed_at)
+           VALUES ('frete', 1, 'https://skills.example/index.json', 'frete', 'h1', 1, 'now');
+         DELETE FROM remote_catalogs WHERE id = 1;",
+    )
+    .unwrap();
+    let pulled: i64 = conn.query_row("SELECT count(*) FROM remote_skills", [], |r| r.get(0)).unwrap();
+    let fork: (Option<i64>, String) = conn
+        .query_row("SELECT catalog_id, catalog_url FROM remote_forks WHERE name = 'frete'", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(pulled, 0, "a removed subscription's pulled skills go with it");
+    assert_eq!(fork, (None, "https://skills.example/index.json".to_string()));
+    let bad_kind =
+        conn.execute("INSERT INTO remote_catalogs (url, kind, added_at) VALUES ('u', 'ftp', 'now')", []);
+    assert!(bad_kind.is_err(), "a kind the table does not list is refused");
+}

@@ -56,6 +56,8 @@ pub enum LibraryError {
     Disclosure(#[from] DisclosureError),
     #[error(transparent)]
     Db(#[from] DbError),
+    #[error(transparent)]
+    Remote(#[from] crate::remote::RemoteError),
 }
 
 fn summary(findings: &[Finding]) -> String {
@@ -101,6 +103,7 @@ impl Coded for LibraryError {
             LibraryError::Archive(e) => e.code(),
             LibraryError::Disclosure(e) => e.code(),
             LibraryError::Db(e) => e.code(),
+            LibraryError::Remote(e) => e.code(),
         }
     }
 
@@ -126,6 +129,7 @@ impl Coded for LibraryError {
             }
             LibraryError::Archive(e) => e.details(),
             LibraryError::Disclosure(e) => e.details(),
+            LibraryError::Remote(e) => e.details(),
             _ => None,
         }
     }

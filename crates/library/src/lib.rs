@@ -11,7 +11,7 @@
 //! Module map: [`store`] (SQL), [`blobs`], [`versions`] (manifest and content hash), [`scan`]
 //! (start-up scan and single-skill sync), [`listing`] (list, detail, the disclosure levels),
 //! [`folder`] (atomic folder writes), [`edit`], [`import`], [`catalog`], [`rollback`], [`diff`],
-//! [`activations`], [`watching`] (the watcher's events applied), [`served`] (the served skills as
+//! [`activations`], [`remote`] (remote catalogs: subscriptions, incremental pulls, forks on install), [`watching`] (the watcher's events applied), [`served`] (the served skills as
 //! stored versions, for clients that publish digests), [`install`] (copies into agents' skills
 //! folders with their `skillcase.lock`, drift and sync).
 
@@ -27,6 +27,7 @@ mod folder_zip;
 pub mod import;
 pub mod install;
 pub mod listing;
+pub mod remote;
 pub mod repository;
 pub mod rollback;
 pub mod scan;
@@ -45,6 +46,7 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuar
 pub use error::LibraryError;
 pub use types::*;
 
+use remote::store::RemoteRepository;
 use repository::{LibraryRepository, SqliteLibrary};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_skill::policy::Policy;
@@ -100,6 +102,8 @@ pub struct Library {
     events: EventBus,
     blobs: BlobStore,
     repo: Arc<dyn LibraryRepository>,
+    /// The remote catalogs' subscriptions, pulls and forks.
+    remote: Arc<dyn RemoteRepository>,
     /// Serialises writes (edits, imports, syncs, scans) so each sees the previous one's result.
     writer: Mutex<()>,
     state: RwLock<State>,
@@ -124,7 +128,8 @@ impl Library {
             policy: options.policy,
             events: options.events,
             blobs: BlobStore::new(options.blobs_dir),
-            repo: Arc::new(SqliteLibrary::new(database)),
+            repo: Arc::new(SqliteLibrary::new(Arc::clone(&database))),
+            remote: Arc::new(SqliteLibrary::new(database)),
             writer: Mutex::new(()),
             state: RwLock::new(State::default()),
         })
@@ -150,12 +155,14 @@ impl Library {
         self.read_state().unavailable.clone()
     }
 
-    /// Removes the blobs no recorded version names (left behind by interrupted writes). Never
+    /// Removes the blobs no recorded version (nor remote catalog pull) names (left behind by interrupted writes). Never
     /// runs by itself: versions are kept forever, so this only reclaims orphans.
     pub fn gc_blobs(&self) -> Result<GcReport, LibraryError> {
         let _writing = self.write_lock();
+        let mut manifests = self.repo.all_manifests()?;
+        manifests.extend(self.remote.pulled_manifests()?);
         let referenced: std::collections::HashSet<String> =
-            self.repo.all_manifests()?.into_iter().flatten().map(|m| m.sha256).collect();
+            manifests.into_iter().flatten().map(|m| m.sha256).collect();
         let (kept, removed, freed_bytes) =
             self.blobs.collect(&referenced).map_err(LibraryError::io(self.blobs.root()))?;
         Ok(GcReport { kept, removed, freed_bytes })

@@ -89,7 +89,7 @@ pub trait LibraryRepository: Send + Sync + std::fmt::Debug {
 /// The library's tables in the embedded database.
 #[derive(Debug, Clone)]
 pub struct SqliteLibrary {
-    db: Arc<Database>,
+    pub(crate) db: Arc<Database>,
 }
 
 impl SqliteLibrary {

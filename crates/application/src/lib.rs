@@ -4,11 +4,13 @@
 //! are grouped by half: [`cases`] (the inbox and the agent's case calls, the guardrail),
 //! [`skills`] (library, disclosure levels, import, edits, catalog), [`export`] (the `.skill`
 //! export and the security scan of a library skill), [`install`] (install to agents: copies into
-//! agents' skills folders, sync and verify), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
+//! agents' skills folders, sync and verify), [`catalogs`] (remote catalogs: subscribe, pull,
+//! fork on install, the inventory), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
 pub mod cases;
+pub mod catalogs;
 pub mod clients;
 pub mod export;
 pub mod info;

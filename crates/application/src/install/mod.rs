@@ -218,3 +218,42 @@ fn state_of(check: &install::SkillCheck) -> InstallState {
         (true, _) => InstallState::InSync,
     }
 }
+
+impl App {
+    /// Every copy of a skill of this data directory's library installed in a known target, with
+    /// how it stands: the inventory's *installed in* column.
+    pub(crate) async fn installed_library_copies(&self) -> Result<Vec<LibraryCopy>, ErrorBody> {
+        let places = self.places_of(Vec::new()).await?;
+        let resolver = self.resolver(&places).await?;
+        let data_dir = resolver::data_dir_text(self.data_dir());
+        self.blocking(move |_| {
+            let mut out = Vec::new();
+            for (target, dir) in places {
+                let Ok(Some(_)) = install::lock::read(&dir) else { continue };
+                for check in install::check(&dir, &|n, s| resolver.resolve(n, s))? {
+                    if let SkillSource::Library { name, data_dir: from } = &check.locked.source {
+                        if *from == data_dir {
+                            out.push(LibraryCopy {
+                                skill: name.clone(),
+                                place: InventoryPlace {
+                                    target: target.clone(),
+                                    dir: dir.display().to_string(),
+                                    state: state_of(&check),
+                                    version: check.locked.version,
+                                },
+                            });
+                        }
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}
+
+/// One installed copy of a library skill.
+pub(crate) struct LibraryCopy {
+    pub skill: String,
+    pub place: InventoryPlace,
+}

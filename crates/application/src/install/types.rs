@@ -137,3 +137,16 @@ impl VerifiedSkill {
         self.drift.is_empty() && self.source != SourceState::Changed
     }
 }
+
+/// One agent folder a library skill is installed in, for the inventory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct InventoryPlace {
+    pub target: InstallTarget,
+    /// The agent's skills folder (absolute).
+    pub dir: String,
+    pub state: InstallState,
+    /// The library version copied there.
+    #[ts(type = "number | null")]
+    pub version: Option<i64>,
+}

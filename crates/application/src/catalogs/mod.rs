@@ -1,0 +1,195 @@
+//! Remote catalogs (issue 29 item 5): the actions behind the Catalog screen's remote catalogs and
+//! `skillcase catalogs …` / `skillcase inventory`. Subscribing checks the URL and finds the
+//! catalog's kind (a static JSON index, or an MCP server serving the Skills extension); a pull
+//! downloads only the files whose bytes are not stored yet, checks every one against its
+//! announced sha256 and size, and records the pull in one step or not at all; installing a remote
+//! skill forks it into the skills directory through the one import pipeline. What is stored and
+//! how it is compared is the library's (`skillcase_library::remote`); the network is
+//! [`client`]'s.
+
+pub mod client;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use skillcase_common::ErrorBody;
+use skillcase_library::remote::{
+    check_download, wire, CatalogKind, PullReport, RemoteCatalog, RemoteInstall, RemoteSkill, SkillProvenance,
+};
+use skillcase_library::Origin;
+
+use crate::install::InventoryPlace;
+use crate::App;
+use client::Client;
+
+/// A subscription to make.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct NewCatalog {
+    /// `http` or `https`: the index document, or the MCP endpoint (`…/mcp`).
+    pub url: String,
+    /// The kind when known; found by asking the URL otherwise.
+    #[serde(default)]
+    #[ts(optional)]
+    pub kind: Option<CatalogKind>,
+    /// A bearer token to send with every request (an MCP server behind a gate).
+    #[serde(default)]
+    #[ts(optional)]
+    pub token: Option<String>,
+}
+
+/// What pulling every catalog did: one report per catalog pulled, one failure per catalog that
+/// could not be (the others are pulled all the same).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PullAllReport {
+    pub pulled: Vec<PullReport>,
+    pub failed: Vec<PullFailure>,
+}
+
+/// A catalog whose pull failed; what its last pull found is unchanged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PullFailure {
+    #[ts(type = "number")]
+    pub catalog: i64,
+    pub url: String,
+    pub error: ErrorBody,
+}
+
+/// One line of the inventory: a library skill, where it came from and where it is installed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct InventoryItem {
+    pub name: String,
+    pub origin: Origin,
+    /// The live library version.
+    #[ts(type = "number | null")]
+    pub version: Option<i64>,
+    /// The live version's content hash.
+    pub digest: Option<String>,
+    pub source: SkillProvenance,
+    /// The remote catalog it was installed from.
+    pub catalog_url: Option<String>,
+    pub upstream_version: Option<String>,
+    pub upstream_removed: bool,
+    pub update_available: bool,
+    /// Every known agent folder it is installed in.
+    pub installed: Vec<InventoryPlace>,
+}
+
+impl App {
+    /// Subscribes to a catalog: the URL is checked (`catalog_url_invalid`), its kind found when
+    /// not given (`catalog_unreachable`, `catalog_not_recognised`) and the subscription stored
+    /// (`catalog_exists` for a URL subscribed already). Nothing is pulled yet.
+    pub async fn subscribe_catalog(&self, request: NewCatalog) -> Result<RemoteCatalog, ErrorBody> {
+        let url = wire::catalog_url(&request.url)?;
+        let token = request.token.filter(|t| !t.trim().is_empty());
+        let kind = match request.kind {
+            Some(kind) => kind,
+            None => Client::detect(&url, token.as_deref()).await?,
+        };
+        let url = url.to_string();
+        self.on_library(move |lib| lib.subscribe(&url, kind, token.as_deref())).await
+    }
+
+    /// Removes a subscription and what its pulls found; local copies installed from it stay.
+    pub async fn unsubscribe_catalog(&self, id: i64) -> Result<(), ErrorBody> {
+        self.on_library(move |lib| lib.unsubscribe(id)).await
+    }
+
+    /// Every subscribed catalog with its last pull.
+    pub async fn catalog_subscriptions(&self) -> Result<Vec<RemoteCatalog>, ErrorBody> {
+        self.on_library(|lib| lib.remote_catalogs()).await
+    }
+
+    /// Pulls one catalog incrementally (see the module). A failure is noted on the subscription
+    /// (`last_error`) and leaves what the last pull found as it was.
+    pub async fn pull_catalog(&self, id: i64) -> Result<PullReport, ErrorBody> {
+        let row = self.on_library(move |lib| lib.catalog_row(id)).await?;
+        let pulled = self.pull_row(id, &row.url, row.kind, row.token.clone()).await;
+        if let Err(error) = &pulled {
+            let noted = format!("{}: {}", error.code, error.message);
+            self.on_library(move |lib| lib.record_pull_error(id, noted)).await?;
+        }
+        pulled
+    }
+
+    async fn pull_row(
+        &self,
+        id: i64,
+        url: &str,
+        kind: CatalogKind,
+        token: Option<String>,
+    ) -> Result<PullReport, ErrorBody> {
+        let library = self.library()?;
+        let limits = library.policy().limits.clone();
+        let mut client = Client::open(url, kind, token).await?;
+        let upstream = client.list(&limits).await?;
+        let listed = upstream.clone();
+        let wanted = self.on_library(move |lib| Ok(lib.files_to_fetch(&listed))).await?;
+        let mut downloaded = Vec::with_capacity(wanted.len());
+        for file in wanted {
+            let bytes = client.fetch(&file).await?;
+            check_download(url, &file, &bytes)?;
+            downloaded.push((file, bytes));
+        }
+        self.on_library(move |lib| lib.record_pull(id, upstream, downloaded)).await
+    }
+
+    /// Pulls every subscribed catalog, one after the other.
+    pub async fn pull_catalogs(&self) -> Result<PullAllReport, ErrorBody> {
+        let catalogs = self.catalog_subscriptions().await?;
+        let mut report = PullAllReport { pulled: Vec::new(), failed: Vec::new() };
+        for catalog in catalogs {
+            match self.pull_catalog(catalog.id).await {
+                Ok(pulled) => report.pulled.push(pulled),
+                Err(error) => {
+                    report.failed.push(PullFailure { catalog: catalog.id, url: catalog.url, error })
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// The skills of one remote catalog (all when `None`) as last pulled, removed ones included,
+    /// with their local copies and *updates available*.
+    pub async fn remote_skills(&self, catalog: Option<i64>) -> Result<Vec<RemoteSkill>, ErrorBody> {
+        self.scanned().await?;
+        self.on_library(move |lib| lib.remote_skills(catalog)).await
+    }
+
+    /// Installs remote skill `name` of `catalog` into the skills directory as a local fork; again
+    /// for the same upstream skill, updates the copy.
+    pub async fn install_remote_skill(&self, catalog: i64, name: String) -> Result<RemoteInstall, ErrorBody> {
+        self.scanned().await?;
+        self.on_library(move |lib| lib.install_remote(catalog, &name)).await
+    }
+
+    /// Every skill of the library with its origin, live version and digest, source (local, the
+    /// factory catalog, or a remote catalog's URL) and every known agent folder it is installed in.
+    pub async fn inventory(&self) -> Result<Vec<InventoryItem>, ErrorBody> {
+        self.scanned().await?;
+        let origins = self.on_library(|lib| lib.skill_origins()).await?;
+        let copies = self.installed_library_copies().await?;
+        Ok(origins
+            .into_iter()
+            .map(|o| {
+                let installed =
+                    copies.iter().filter(|c| c.skill == o.name).map(|c| c.place.clone()).collect();
+                InventoryItem {
+                    name: o.name,
+                    origin: o.origin,
+                    version: o.version,
+                    digest: o.digest,
+                    source: o.source,
+                    catalog_url: o.catalog_url,
+                    upstream_version: o.upstream_version,
+                    upstream_removed: o.upstream_removed,
+                    update_available: o.update_available,
+                    installed,
+                }
+            })
+            .collect())
+    }
+}

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod catalogs;
 mod edit;
 mod endpoint;
 mod export;
@@ -14,6 +15,7 @@ mod gc_blobs;
 mod guard;
 mod import;
 mod install;
+mod inventory;
 #[path = "match.rs"]
 mod match_cmd;
 mod mcp;
@@ -58,6 +60,10 @@ enum Command {
     Sync(sync::Args),
     /// Exit 1 when an installed skill drifted from skillcase.lock or is outdated (for CI).
     Verify(verify::Args),
+    /// Subscribe to remote catalogs (a JSON index or an MCP skills server), pull them, install their skills.
+    Catalogs(catalogs::Args),
+    /// List every library skill with origin, version, digest, source and where it is installed.
+    Inventory(inventory::Args),
     /// Scan skills for secrets, download-and-run lines, hidden Unicode and instructions, suspicious links, exec bits.
     Scan(scan::Args),
     /// Import a skill package (.zip) into a skills directory, refusing unsafe archives.
@@ -111,6 +117,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Install(args) => install::run(args),
         Command::Sync(args) => sync::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Catalogs(args) => catalogs::run(args),
+        Command::Inventory(args) => inventory::run(args),
         Command::Prompt(args) => prompt::run(args),
         Command::Read(args) => read::run(args),
         Command::ReadFile(args) => read_file::run(args),

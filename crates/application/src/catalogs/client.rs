@@ -407,10 +407,11 @@ impl Client {
             if read > 4 * MAX_INDEX_BYTES {
                 return Err(self.too_large());
             }
-            buffer.extend_from_slice(&chunk);
-            let text = String::from_utf8_lossy(&buffer).replace("\r\n", "\n");
-            let Some(end) = text.rfind("\n\n") else { continue };
-            for event in text[..end].split("\n\n") {
+            // A JSON message never holds a raw CR, so dropping them makes every line end `\n`.
+            buffer.extend(chunk.iter().filter(|b| **b != b'\r'));
+            let Some(end) = buffer.windows(2).rposition(|w| w == b"\n\n") else { continue };
+            let complete = String::from_utf8_lossy(&buffer[..end]).into_owned();
+            for event in complete.split("\n\n") {
                 let data: Vec<&str> = event
                     .lines()
                     .filter_map(|l| l.strip_prefix("data:"))
@@ -425,7 +426,7 @@ impl Client {
                     }
                 }
             }
-            buffer = text[end + 2..].as_bytes().to_vec();
+            buffer.drain(..end + 2);
         }
     }
 

@@ -12,3 +12,4 @@ export * from "./settings";
 export * from "./mcp";
 export * from "./dialog";
 export * from "./replies";
+export * from "./remote";

@@ -26,12 +26,18 @@ import type { IndexFormat } from "./IndexFormat";
 import type { MatchOutcome } from "./MatchOutcome";
 import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
+import type { NewCatalog } from "./NewCatalog";
 import type { OutboxStatus } from "./OutboxStatus";
 import type { PickFilter } from "./PickFilter";
 import type { PickedReply } from "./PickedReply";
 import type { PingOutcome } from "./PingOutcome";
 import type { Policy } from "./Policy";
+import type { PullAllReport } from "./PullAllReport";
+import type { PullReport } from "./PullReport";
 import type { QuietSettings } from "./QuietSettings";
+import type { RemoteCatalog } from "./RemoteCatalog";
+import type { RemoteInstall } from "./RemoteInstall";
+import type { RemoteSkill } from "./RemoteSkill";
 import type { ReportRange } from "./ReportRange";
 import type { ResponseTargets } from "./ResponseTargets";
 import type { SavedReply } from "./SavedReply";
@@ -196,6 +202,55 @@ export function pickOpenFile(args: { title: string; filterName: string; extensio
  */
 export function pickSaveFile(args: { title: string; defaultName: string; filterName: string; extensions: Array<string> }): Promise<string | null> {
   return call<string | null>("pick_save_file", args);
+}
+
+/**
+ * Subscribes to the catalog at `request.url` (its kind found by asking it); nothing pulled yet.
+ */
+export function remoteCatalogAdd(args: { request: NewCatalog }): Promise<RemoteCatalog> {
+  return call<RemoteCatalog>("remote_catalog_add", args);
+}
+
+/**
+ * Pulls one catalog, downloading only what changed.
+ */
+export function remoteCatalogPull(args: { id: number }): Promise<PullReport> {
+  return call<PullReport>("remote_catalog_pull", args);
+}
+
+/**
+ * Removes a subscription; local copies installed from it stay.
+ */
+export function remoteCatalogRemove(args: { id: number }): Promise<void> {
+  return call<void>("remote_catalog_remove", args);
+}
+
+/**
+ * Every subscribed remote catalog with its last pull.
+ */
+export function remoteCatalogs(): Promise<Array<RemoteCatalog>> {
+  return call<Array<RemoteCatalog>>("remote_catalogs");
+}
+
+/**
+ * Pulls every subscribed catalog.
+ */
+export function remoteCatalogsPull(): Promise<PullAllReport> {
+  return call<PullAllReport>("remote_catalogs_pull");
+}
+
+/**
+ * Installs (forks) the remote skill into the skills directory, or updates the fork.
+ */
+export function remoteSkillInstall(args: { catalog: number; name: string }): Promise<RemoteInstall> {
+  return call<RemoteInstall>("remote_skill_install", args);
+}
+
+/**
+ * The skills the pulls found, with their local copies and updates available.
+ */
+export function remoteSkills(): Promise<Array<RemoteSkill>> {
+  return call<Array<RemoteSkill>>("remote_skills");
 }
 
 /**

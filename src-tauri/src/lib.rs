@@ -46,6 +46,8 @@ registered![
     skills::skill_export,
     skills::skill_security_scan,
     skills::skill_client_preview,
+    install::skill_install_status,
+    install::skill_install,
     editing::skill_versions,
     editing::skill_diff,
     editing::skill_restore,

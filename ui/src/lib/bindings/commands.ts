@@ -23,6 +23,9 @@ import type { ImportOutcome } from "./ImportOutcome";
 import type { ImportReport } from "./ImportReport";
 import type { Index } from "./Index";
 import type { IndexFormat } from "./IndexFormat";
+import type { InstallPlace } from "./InstallPlace";
+import type { InstallReport } from "./InstallReport";
+import type { InstallTarget } from "./InstallTarget";
 import type { MatchOutcome } from "./MatchOutcome";
 import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
@@ -435,6 +438,22 @@ export function skillFileText(args: { name: string; path: string }): Promise<str
  */
 export function skillIndex(args: { format: IndexFormat }): Promise<Index> {
   return call<Index>("skill_index", args);
+}
+
+/**
+ * Copies the library skill `name` into every target; `force` replaces a folder of that
+ * name that Skillcase did not install.
+ */
+export function skillInstall(args: { name: string; targets: Array<InstallTarget>; force: boolean }): Promise<InstallReport> {
+  return call<InstallReport>("skill_install", args);
+}
+
+/**
+ * Where the library skill `name` is installed and whether each copy is in sync, drifted
+ * or outdated (the badge).
+ */
+export function skillInstallStatus(args: { name: string }): Promise<Array<InstallPlace>> {
+  return call<Array<InstallPlace>>("skill_install_status", args);
 }
 
 /**

@@ -27,8 +27,13 @@ pub enum CaseEvent {
 
 impl App {
     /// One inbox page with the tab counts.
-    pub async fn list_cases(&self, filter: CaseFilter) -> Result<CasePage, ErrorBody> {
-        self.blocking(move |app| Ok(app.cases.list_cases(&filter)?)).await
+    /// *Mine* means the person at this desktop ([`App::me`]), whatever the caller says.
+    pub async fn list_cases(&self, mut filter: CaseFilter) -> Result<CasePage, ErrorBody> {
+        self.blocking(move |app| {
+            filter.me = Some(crate::assign::me_of(app)?);
+            Ok(app.cases.list_cases(&filter)?)
+        })
+        .await
     }
 
     /// The tab counts and the unread badge.
@@ -58,7 +63,7 @@ impl App {
     /// agent; the case keeps its status. The change is announced; returns the case as it now
     /// stands.
     pub async fn add_case_note(&self, id: String, text: String) -> Result<CaseWithTimeline, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let case = self
             .blocking(move |app| {
                 app.cases.add_note(&id, &text, &person)?;
@@ -91,7 +96,7 @@ impl App {
     /// Bulk action on the inbox list: the person cancels the open cases with one reason, all of
     /// them or none (the refusal names the case by number). Returns the cancelled cases.
     pub async fn cancel_cases(&self, ids: Vec<String>, reason: String) -> Result<Vec<Case>, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let cases = self.blocking(move |app| Ok(app.cases.cancel_many(&ids, &person, &reason)?)).await?;
         for case in &cases {
             self.publish(DomainEvent::CaseChanged { id: case.id.clone() });
@@ -119,7 +124,7 @@ impl App {
         action: HumanAction,
         text: String,
     ) -> Result<CaseWithTimeline, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let case = self
             .blocking(move |app| {
                 app.cases.reply(&id, action, &text, &person)?;

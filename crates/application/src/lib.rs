@@ -8,6 +8,7 @@
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
+pub mod assign;
 pub mod cases;
 pub mod clients;
 pub mod export;

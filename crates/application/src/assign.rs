@@ -13,7 +13,7 @@ use crate::{settings, App};
 impl App {
     /// The name this desktop's person goes by on cases and their timelines.
     pub async fn me(&self) -> Result<String, ErrorBody> {
-        self.blocking(|inner| me_of(inner)).await
+        self.blocking(me_of).await
     }
 
     /// Gives the open cases to `assignee` (`None`: leaves them to anyone), all of them or none —

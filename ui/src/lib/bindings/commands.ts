@@ -94,6 +94,21 @@ export function caseReply(args: { id: string; action: HumanAction; text: string 
 }
 
 /**
+ * *Take*: assigns the open case to the person at this desktop.
+ */
+export function caseTake(args: { id: string }): Promise<Case> {
+  return call<Case>("case_take", args);
+}
+
+/**
+ * Gives the open cases to `assignee` (`null`: unassigned), all or none (the bulk *Assign*
+ * and the case's *Unassign*).
+ */
+export function casesAssign(args: { ids: Array<string>; assignee: string | null }): Promise<Array<Case>> {
+  return call<Array<Case>>("cases_assign", args);
+}
+
+/**
  * Bulk action: cancels the open cases with one reason, all or none.
  */
 export function casesCancel(args: { ids: Array<string>; reason: string }): Promise<Array<Case>> {
@@ -119,6 +134,13 @@ export function casesList(args: { filter: CaseFilter }): Promise<CasePage> {
  */
 export function casesMarkRead(args: { ids: Array<string>; read: boolean }): Promise<void> {
   return call<void>("cases_mark_read", args);
+}
+
+/**
+ * The name this desktop's person goes by on cases (Settings' You name, else the system user).
+ */
+export function casesMe(): Promise<string> {
+  return call<string>("cases_me");
 }
 
 /**

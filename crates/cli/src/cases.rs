@@ -306,7 +306,7 @@ fn print_page(out: &mut dyn Write, page: &CasePage) -> std::io::Result<()> {
                     case.status.as_str().to_string(),
                     case.reason.as_str().to_string(),
                     cut(&case.title, TITLE_WIDTH),
-                    case.waiting_since.as_deref().map_or_else(|| "-".to_string(), |at| minute(at)),
+                    case.waiting_since.as_deref().map_or_else(|| "-".to_string(), minute),
                 ]
             })
             .collect();

@@ -53,6 +53,24 @@ impl App {
         self.blocking(move |app| Ok(with_plan(app, app.cases.get_case(&id)?))).await
     }
 
+    /// The case a person names the way they know it: by number (`1042` or `#1042`) or by id, for
+    /// front ends that take either (the `skillcase cases` commands). Just the case, without its
+    /// timeline; `case_not_found` (with `{number}` or `{id}`) when there is none. Ids are UUIDs,
+    /// so a reference made only of digits is always a number.
+    pub async fn find_case(&self, reference: String) -> Result<Case, ErrorBody> {
+        self.blocking(move |app| {
+            let reference = reference.trim();
+            let digits = reference.strip_prefix('#').unwrap_or(reference);
+            match digits.parse::<i64>() {
+                Ok(number) if digits.bytes().all(|b| b.is_ascii_digit()) => {
+                    Ok(app.cases.find_case_by_number(number)?)
+                }
+                _ => Ok(app.cases.get_case(reference)?.case),
+            }
+        })
+        .await
+    }
+
     /// The case as the agent sees it (the local API's `GET /v1/cases/{id}` and MCP's `get_case`):
     /// its timeline and deliveries without the people's internal notes.
     pub async fn get_case_for_agent(&self, id: String) -> Result<CaseWithTimeline, ErrorBody> {

@@ -66,6 +66,8 @@ pub trait CasesRepository: Send + Sync {
         assignee: Option<&str>,
         actor_name: &str,
     ) -> Result<Vec<Case>, CasesError>;
+    /// The case people know by this number (`#1042`), without its timeline.
+    fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError>;
     /// One inbox page with the tab counts.
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError>;
     /// The tab counts and the unread badge.

@@ -120,6 +120,10 @@ impl CasesRepository for SqliteCases {
         self.db.read(|c| store::get_case(c, id))
     }
 
+    fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError> {
+        self.db.read(|c| store::find_case_by_number(c, number))
+    }
+
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError> {
         self.db.read(|c| store::list_cases(c, filter))
     }

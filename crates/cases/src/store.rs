@@ -220,6 +220,14 @@ pub fn find_case(conn: &Connection, id: &str) -> Result<Case, CasesError> {
         .ok_or_else(|| CasesError::CaseNotFound { id: id.to_string() })?
 }
 
+/// The case people know by `number` (`#1042`); `case_not_found` naming the number if there is
+/// none. Served by the unique index on `number`.
+pub fn find_case_by_number(conn: &Connection, number: i64) -> Result<Case, CasesError> {
+    conn.query_row(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE number = ?1"), [number], case_from_row)
+        .optional()?
+        .ok_or(CasesError::CaseNumberNotFound { number })?
+}
+
 /// The open case of a conversation, if it has one (the guardrail asks this before vetoing).
 pub fn open_case_for_conversation(
     conn: &Connection,

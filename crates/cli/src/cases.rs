@@ -1,9 +1,9 @@
-//! `skillcase cases list|show|reply|note`: the inbox from a terminal or a script, over the same
+//! `skillcase cases list|show|reply|note|assign|take`: the inbox from a terminal or a script, over the same
 //! application functions as the window's inbox (`list_cases`, `get_case`, `reply_to_case`,
-//! `add_case_note`). A case is named by its number (`1042` or `#1042`) or its id; the
+//! `add_case_note`, `assign_cases`, `take_case`). A case is named by its number (`1042` or `#1042`) or its id; the
 //! application finds it ([`App::find_case`]). Every command takes `--data-dir D` and
 //! `--format text|json` ([`Inbox`]); a command acting on one case takes it as [`CaseRef`], so
-//! more such commands (assign, take) are one variant and one function each.
+//! each is one variant and one function.
 //!
 //! Exit 0 on success; 1 on a refusal, printed as `code: message` on stderr, or in JSON as
 //! `{"error": {code, message, details}}` on stdout like the other subcommands; 2 on bad usage.
@@ -18,7 +18,9 @@ use serde::Serialize;
 use skillcase_application::App;
 use skillcase_cases::model::{Case, CaseEvent, Delivery, EventKind, HumanAction};
 use skillcase_cases::reason::HandoverReason;
-use skillcase_cases::store::{CaseFilter, CasePage, CaseTab, CaseWithTimeline, DEFAULT_PAGE, MAX_PAGE};
+use skillcase_cases::store::{
+    CaseFilter, CasePage, CaseTab, CaseView, CaseWithTimeline, DEFAULT_PAGE, MAX_PAGE,
+};
 use skillcase_common::ErrorBody;
 
 use crate::format::Format;
@@ -40,6 +42,10 @@ enum CasesCommand {
     Reply(ReplyArgs),
     /// Add an internal note to a case's timeline (never sent to the agent).
     Note(NoteArgs),
+    /// Give an open case to someone (`--to NAME`), or leave it to anyone (`--nobody`).
+    Assign(AssignArgs),
+    /// Take an open case: assign it to you (Settings' You name, else the system user).
+    Take(TakeArgs),
 }
 
 /// What every `cases` command takes.
@@ -82,6 +88,27 @@ impl From<Tab> for CaseTab {
     }
 }
 
+/// Whose cases `list` shows, as the command line names them.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum View {
+    /// Every case.
+    All,
+    /// The cases assigned to you.
+    Mine,
+    /// The cases nobody has taken.
+    Unassigned,
+}
+
+impl From<View> for CaseView {
+    fn from(view: View) -> CaseView {
+        match view {
+            View::All => CaseView::All,
+            View::Mine => CaseView::Mine,
+            View::Unassigned => CaseView::Unassigned,
+        }
+    }
+}
+
 /// Arguments of `skillcase cases list`.
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
@@ -94,6 +121,9 @@ pub struct ListArgs {
     /// Only the cases the AI handed over for this reason.
     #[arg(long, value_name = "R", value_parser = reason_parser())]
     reason: Option<HandoverReason>,
+    /// Whose cases: all (default), yours, or nobody's.
+    #[arg(long, value_enum)]
+    view: Option<View>,
     /// How many cases to show.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PAGE)))]
@@ -160,6 +190,31 @@ pub struct NoteArgs {
     inbox: Inbox,
 }
 
+/// Arguments of `skillcase cases assign`.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false, args = ["to", "nobody"])]
+pub struct AssignArgs {
+    #[command(flatten)]
+    case: CaseRef,
+    /// The person who takes the case (their name as their Settings say).
+    #[arg(long, value_name = "NAME")]
+    to: Option<String>,
+    /// Leave the case to anyone.
+    #[arg(long)]
+    nobody: bool,
+    #[command(flatten)]
+    inbox: Inbox,
+}
+
+/// Arguments of `skillcase cases take`.
+#[derive(Debug, clap::Args)]
+pub struct TakeArgs {
+    #[command(flatten)]
+    case: CaseRef,
+    #[command(flatten)]
+    inbox: Inbox,
+}
+
 /// Parses a handover reason by its snake_case name, listing them in `--help` and errors.
 fn reason_parser() -> impl clap::builder::TypedValueParser<Value = HandoverReason> {
     use clap::builder::TypedValueParser as _;
@@ -175,6 +230,7 @@ pub fn run(args: CasesArgs) -> anyhow::Result<ExitCode> {
                 tab: args.tab.map(CaseTab::from),
                 search: args.search,
                 reason: args.reason,
+                view: args.view.map(CaseView::from),
                 limit: args.limit,
                 ..CaseFilter::default()
             };
@@ -211,6 +267,29 @@ pub fn run(args: CasesArgs) -> anyhow::Result<ExitCode> {
                 )
             })
         }
+        CasesCommand::Assign(args) => {
+            let (reference, to) = (args.case.case, args.to);
+            let case = on_app(&args.inbox, |app| async move {
+                let case = app.find_case(reference).await?;
+                Ok(app.assign_cases(vec![case.id], to).await?.remove(0))
+            })?;
+            args.inbox.finish(case, print_assigned)
+        }
+        CasesCommand::Take(args) => {
+            let reference = args.case.case;
+            let case = on_app(&args.inbox, |app| async move {
+                let case = app.find_case(reference).await?;
+                app.take_case(case.id).await
+            })?;
+            args.inbox.finish(case, print_assigned)
+        }
+    }
+}
+
+fn print_assigned(out: &mut dyn Write, case: &Case) -> std::io::Result<()> {
+    match &case.assignee {
+        Some(name) => writeln!(out, "#{} assigned to {name}", case.number),
+        None => writeln!(out, "#{} unassigned", case.number),
     }
 }
 
@@ -410,6 +489,7 @@ fn print_facts(out: &mut dyn Write, case: &Case) -> std::io::Result<()> {
     if let Some(at) = &case.sla.next_due_at {
         writeln!(out, "next target due: {} UTC", minute(at))?;
     }
+    writeln!(out, "assignee: {}", case.assignee.as_deref().unwrap_or("(nobody)"))?;
     writeln!(out, "conversation: {}", case.conversation_id)?;
     if let Some(agent) = &case.agent_id {
         writeln!(out, "agent: {agent}")?;

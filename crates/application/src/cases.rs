@@ -27,8 +27,13 @@ pub enum CaseEvent {
 
 impl App {
     /// One inbox page with the tab counts.
-    pub async fn list_cases(&self, filter: CaseFilter) -> Result<CasePage, ErrorBody> {
-        self.blocking(move |app| Ok(app.cases.list_cases(&filter)?)).await
+    /// *Mine* means the person at this desktop ([`App::me`]), whatever the caller says.
+    pub async fn list_cases(&self, mut filter: CaseFilter) -> Result<CasePage, ErrorBody> {
+        self.blocking(move |app| {
+            filter.me = Some(crate::assign::me_of(app)?);
+            Ok(app.cases.list_cases(&filter)?)
+        })
+        .await
     }
 
     /// The tab counts and the unread badge.
@@ -48,6 +53,24 @@ impl App {
         self.blocking(move |app| Ok(with_plan(app, app.cases.get_case(&id)?))).await
     }
 
+    /// The case a person names the way they know it: by number (`1042` or `#1042`) or by id, for
+    /// front ends that take either (the `skillcase cases` commands). Just the case, without its
+    /// timeline; `case_not_found` (with `{number}` or `{id}`) when there is none. Ids are UUIDs,
+    /// so a reference made only of digits is always a number.
+    pub async fn find_case(&self, reference: String) -> Result<Case, ErrorBody> {
+        self.blocking(move |app| {
+            let reference = reference.trim();
+            let digits = reference.strip_prefix('#').unwrap_or(reference);
+            match digits.parse::<i64>() {
+                Ok(number) if digits.bytes().all(|b| b.is_ascii_digit()) => {
+                    Ok(app.cases.find_case_by_number(number)?)
+                }
+                _ => Ok(app.cases.get_case(reference)?.case),
+            }
+        })
+        .await
+    }
+
     /// The case as the agent sees it (the local API's `GET /v1/cases/{id}` and MCP's `get_case`):
     /// its timeline and deliveries without the people's internal notes.
     pub async fn get_case_for_agent(&self, id: String) -> Result<CaseWithTimeline, ErrorBody> {
@@ -58,7 +81,7 @@ impl App {
     /// agent; the case keeps its status. The change is announced; returns the case as it now
     /// stands.
     pub async fn add_case_note(&self, id: String, text: String) -> Result<CaseWithTimeline, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let case = self
             .blocking(move |app| {
                 app.cases.add_note(&id, &text, &person)?;
@@ -91,7 +114,7 @@ impl App {
     /// Bulk action on the inbox list: the person cancels the open cases with one reason, all of
     /// them or none (the refusal names the case by number). Returns the cancelled cases.
     pub async fn cancel_cases(&self, ids: Vec<String>, reason: String) -> Result<Vec<Case>, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let cases = self.blocking(move |app| Ok(app.cases.cancel_many(&ids, &person, &reason)?)).await?;
         for case in &cases {
             self.publish(DomainEvent::CaseChanged { id: case.id.clone() });
@@ -119,7 +142,7 @@ impl App {
         action: HumanAction,
         text: String,
     ) -> Result<CaseWithTimeline, ErrorBody> {
-        let person = self.person().to_string();
+        let person = self.me().await?;
         let case = self
             .blocking(move |app| {
                 app.cases.reply(&id, action, &text, &person)?;

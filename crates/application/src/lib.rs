@@ -9,6 +9,7 @@
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 mod app;
+pub mod assign;
 pub mod cases;
 pub mod catalogs;
 pub mod clients;

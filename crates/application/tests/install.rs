@@ -132,3 +132,17 @@ async fn an_install_with_no_target_is_refused() {
     let app = app_over(dir.path()).await;
     assert_eq!(app.install_skill("frete".into(), vec![], false).await.unwrap_err().code, "install_no_target");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_window_install_of_an_unknown_skill_is_refused_with_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    fs::create_dir_all(&project).unwrap();
+    let app = app_over(dir.path()).await;
+    let err = app
+        .install_library_skill("nada".into(), vec![in_project(Agent::Claude, &project)], false)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, "skill_not_found");
+    assert!(!project.join(".claude").exists());
+}

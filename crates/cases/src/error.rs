@@ -11,6 +11,9 @@ use skillcase_common::error::Coded;
 pub enum CasesError {
     #[error("no case with id {id}")]
     CaseNotFound { id: String },
+    /// No case has the number a person typed (`#1042`); the same code as an unknown id.
+    #[error("no case #{number}")]
+    CaseNumberNotFound { number: i64 },
     #[error("a case that is {} cannot take the action {action}", from.as_str())]
     InvalidTransition { from: CaseStatus, action: &'static str },
     #[error("{field} is required and must not be blank")]
@@ -69,7 +72,7 @@ pub enum CasesError {
 impl Coded for CasesError {
     fn code(&self) -> &'static str {
         match self {
-            CasesError::CaseNotFound { .. } => "case_not_found",
+            CasesError::CaseNotFound { .. } | CasesError::CaseNumberNotFound { .. } => "case_not_found",
             CasesError::InvalidTransition { .. } => "invalid_transition",
             CasesError::TextRequired { .. } => "text_required",
             CasesError::InvalidInput { .. } => "invalid_case_input",
@@ -100,6 +103,7 @@ impl Coded for CasesError {
             CasesError::CaseNotFound { id }
             | CasesError::DeliveryNotFound { id }
             | CasesError::SavedReplyNotFound { id } => Some(json!({ "id": id })),
+            CasesError::CaseNumberNotFound { number } => Some(json!({ "number": number })),
             CasesError::InvalidTransition { from, action } => {
                 Some(json!({ "from": from.as_str(), "action": action }))
             }

@@ -21,6 +21,7 @@
 //!   implementation on the database's single writer.
 
 pub mod agents;
+pub mod assign;
 pub mod delivery;
 pub mod endpoint;
 pub mod error;

@@ -143,6 +143,8 @@ pub struct Case {
     pub closed_at: Option<String>,
     /// The response-time targets: due times, whether each was met, paused or missed.
     pub sla: CaseSla,
+    /// The person working the case (their name as their Settings say); `None`: unassigned.
+    pub assignee: Option<String>,
 }
 
 /// What the agent (or the guardrail) supplies to open a case.
@@ -303,10 +305,14 @@ pub enum EventKind {
     ReminderSent,
     /// A response-time target (first reply or resolution) fell due unmet; announced once.
     SlaOverdue,
+    /// A person took the case or gave it to someone (`assignee`, and `previous` when it had one).
+    Assigned,
+    /// A person left the case to anyone (`previous`: who had it).
+    Unassigned,
 }
 
 impl EventKind {
-    const ALL: [EventKind; 14] = [
+    const ALL: [EventKind; 16] = [
         EventKind::Opened,
         EventKind::HumanReplied,
         EventKind::LeadAsked,
@@ -321,6 +327,8 @@ impl EventKind {
         EventKind::InternalNote,
         EventKind::ReminderSent,
         EventKind::SlaOverdue,
+        EventKind::Assigned,
+        EventKind::Unassigned,
     ];
 
     /// The snake_case name stored in the database.
@@ -340,6 +348,8 @@ impl EventKind {
             EventKind::InternalNote => "internal_note",
             EventKind::ReminderSent => "reminder_sent",
             EventKind::SlaOverdue => "sla_overdue",
+            EventKind::Assigned => "assigned",
+            EventKind::Unassigned => "unassigned",
         }
     }
 

@@ -59,6 +59,15 @@ pub trait CasesRepository: Send + Sync {
     ) -> Result<Vec<Case>, CasesError>;
     /// One case with its timeline and deliveries.
     fn get_case(&self, id: &str) -> Result<CaseWithTimeline, CasesError>;
+    /// Assigns the open cases to `assignee` (`None`: unassigned), all or none, with an event each.
+    fn assign(
+        &self,
+        case_ids: &[String],
+        assignee: Option<&str>,
+        actor_name: &str,
+    ) -> Result<Vec<Case>, CasesError>;
+    /// The case people know by this number (`#1042`), without its timeline.
+    fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError>;
     /// One inbox page with the tab counts.
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError>;
     /// The tab counts and the unread badge.

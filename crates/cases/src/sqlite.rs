@@ -67,6 +67,17 @@ impl CasesRepository for SqliteCases {
         self.db.write(move |c| crate::notes::add_note(c, &case_id, &text, &actor_name))
     }
 
+    fn assign(
+        &self,
+        case_ids: &[String],
+        assignee: Option<&str>,
+        actor_name: &str,
+    ) -> Result<Vec<Case>, CasesError> {
+        let (case_ids, assignee, actor_name) =
+            (case_ids.to_vec(), assignee.map(str::to_owned), actor_name.to_owned());
+        self.db.write(move |c| crate::assign::assign_many(c, &case_ids, assignee.as_deref(), &actor_name))
+    }
+
     fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError> {
         let (case_id, info) = (case_id.to_owned(), info.to_owned());
         self.db.write(move |c| transition::provide_update(c, &case_id, &info))
@@ -107,6 +118,10 @@ impl CasesRepository for SqliteCases {
 
     fn get_case(&self, id: &str) -> Result<CaseWithTimeline, CasesError> {
         self.db.read(|c| store::get_case(c, id))
+    }
+
+    fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError> {
+        self.db.read(|c| store::find_case_by_number(c, number))
     }
 
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError> {

@@ -70,6 +70,19 @@ impl CaseTab {
     }
 }
 
+/// Whose cases an inbox page shows, beside the tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CaseView {
+    /// Every case.
+    All,
+    /// The cases assigned to the person at this desktop.
+    Mine,
+    /// The cases nobody has taken.
+    Unassigned,
+}
+
 /// The order of an inbox page.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -115,6 +128,15 @@ pub struct CaseFilter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sort: Option<CaseSort>,
+    /// Whose cases: everyone's when absent (*All*), the person's own, or nobody's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub view: Option<CaseView>,
+    /// Who *Mine* means: filled in by the application with the person at this desktop, never
+    /// taken from a caller.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub me: Option<String>,
     #[serde(default)]
     pub offset: u32,
     /// At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
@@ -167,10 +189,10 @@ pub struct CasePage {
 pub(crate) const CASE_COLUMNS: &str = "id, number, conversation_id, lead_id, lead_name, lead_channel, \
      lead_contact, agent_id, status, title, summary, blocker, context, source, waiting_since, opened_at, \
      updated_at, closed_at, reason, first_reply_target, first_reply_due_at, first_reply_at, resolution_target, \
-     resolution_due_at, closed_at, sla_paused_at, sla_due_at";
+     resolution_due_at, closed_at, sla_paused_at, sla_due_at, assignee";
 
 /// How many columns [`CASE_COLUMNS`] names; a page's extra columns come after them.
-const CASE_COLUMN_COUNT: usize = 27;
+const CASE_COLUMN_COUNT: usize = 28;
 
 const EVENT_COLUMNS: &str = "seq, case_id, kind, actor, actor_name, at, payload";
 
@@ -196,6 +218,14 @@ pub fn find_case(conn: &Connection, id: &str) -> Result<Case, CasesError> {
     conn.query_row(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE id = ?1"), [id], case_from_row)
         .optional()?
         .ok_or_else(|| CasesError::CaseNotFound { id: id.to_string() })?
+}
+
+/// The case people know by `number` (`#1042`); `case_not_found` naming the number if there is
+/// none. Served by the unique index on `number`.
+pub fn find_case_by_number(conn: &Connection, number: i64) -> Result<Case, CasesError> {
+    conn.query_row(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE number = ?1"), [number], case_from_row)
+        .optional()?
+        .ok_or(CasesError::CaseNumberNotFound { number })?
 }
 
 /// The open case of a conversation, if it has one (the guardrail asks this before vetoing).
@@ -491,6 +521,15 @@ fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> 
         args.push(reason.as_str().to_string());
         clauses.push(format!("reason = ?{}", args.len()));
     }
+    match filter.view {
+        None | Some(CaseView::All) => {}
+        Some(CaseView::Unassigned) => clauses.push("assignee IS NULL".into()),
+        Some(CaseView::Mine) => {
+            let me = filter.me.as_deref().map(str::trim).filter(|m| !m.is_empty());
+            args.push(me.ok_or(CasesError::TextRequired { field: "me" })?.to_string());
+            clauses.push(format!("assignee = ?{}", args.len()));
+        }
+    }
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         let mut alternatives = Vec::new();
         if let Ok(number) = search.trim_start_matches('#').parse::<i64>() {
@@ -576,6 +615,7 @@ pub(crate) fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Result<Case, Case
             updated_at: row.get(16)?,
             closed_at: row.get(17)?,
             sla: super::sla::sla_from_row(row, 19, &now)?,
+            assignee: row.get(27)?,
         })
     };
     let parsed = (|| {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cases;
 mod catalogs;
 mod edit;
 mod endpoint;
@@ -81,6 +82,8 @@ enum Command {
     Edit(edit::Args),
     /// Remove the stored file blobs no skill version names, and say what was freed.
     GcBlobs(gc_blobs::Args),
+    /// Work the inbox: list, show, reply to and note on the cases the AI opened.
+    Cases(cases::CasesArgs),
     /// Show or set the agent endpoint that replies are delivered to.
     Endpoint(endpoint::EndpointArgs),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
@@ -127,5 +130,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Edit(args) => edit::run(args),
         Command::GcBlobs(args) => gc_blobs::run(args),
         Command::Endpoint(args) => endpoint::run(args),
+        Command::Cases(args) => cases::run(args),
     }
 }

@@ -1,6 +1,6 @@
 //! The case inbox and case detail (SPEC C1): pages, counts, the handover report, one case with
 //! its timeline, the three-action reply (and resolve-and-next), internal notes, Retry, unread
-//! marks, bulk actions and the endpoint banner.
+//! marks, bulk actions, assignment and the endpoint banner.
 
 use crate::ipc::ipc;
 use skillcase_application::domain::cases::model::{Case, Delivery, HumanAction};
@@ -46,6 +46,22 @@ ipc! {
     /// Bulk action: cancels the open cases with one reason, all or none.
     fn cases_cancel(state: State<'_, AppState>, ids: Vec<String>, reason: String) -> Vec<Case> {
         Ok(state.app().cancel_cases(ids, reason).await?)
+    }
+
+    /// Gives the open cases to `assignee` (`null`: unassigned), all or none (the bulk *Assign*
+    /// and the case's *Unassign*).
+    fn cases_assign(state: State<'_, AppState>, ids: Vec<String>, assignee: Option<String>) -> Vec<Case> {
+        Ok(state.app().assign_cases(ids, assignee).await?)
+    }
+
+    /// *Take*: assigns the open case to the person at this desktop.
+    fn case_take(state: State<'_, AppState>, id: String) -> Case {
+        Ok(state.app().take_case(id).await?)
+    }
+
+    /// The name this desktop's person goes by on cases (Settings' You name, else the system user).
+    fn cases_me(state: State<'_, AppState>) -> String {
+        Ok(state.app().me().await?)
     }
 
     /// For resolve-and-next: the case waiting on the person longest, other than `except`.

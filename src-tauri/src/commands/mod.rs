@@ -5,6 +5,7 @@ pub mod cases;
 pub mod catalog;
 pub mod dialog;
 pub mod editing;
+pub mod install;
 pub mod mcp;
 pub mod replies;
 pub mod settings;
@@ -17,6 +18,7 @@ pub fn signatures() -> Vec<crate::ipc::Signature> {
         .into_iter()
         .chain([
             editing::signatures(),
+            install::signatures(),
             mcp::signatures(),
             replies::signatures(),
             settings::signatures(),

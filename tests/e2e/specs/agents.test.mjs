@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -30,12 +30,6 @@ const TEXT = {
 
 const BILLING_SECRET = "whsec_c2tpbGxjYXNlLWJpbGxpbmctYm90LXNlY3JldA==";
 const PROMISE = "Our billing team will get back to you tomorrow about the refund.";
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
-}
 
 const exists = (browser, selector) => browser.execute((sel) => document.querySelector(sel) !== null, selector);
 const focusedId = (browser) => browser.execute(() => document.activeElement?.id);

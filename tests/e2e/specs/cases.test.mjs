@@ -5,7 +5,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -55,12 +55,6 @@ function refundCase(conversationId, name = "Maria Souza") {
       { role: "agent", text: "Sinto muito! Vou abrir um caso para a equipe.", at: "2026-11-30T10:00:20.000Z" },
     ],
   };
-}
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
 }
 
 async function type(browser, selector, text) {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchApp, screenshot, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, waitForText } from "../support/harness.mjs";
 
 const LANGUAGES = [
   { lang: "en", env: { LANG: "en_US.UTF-8", LANGUAGE: "en_US" }, tokens: "Tokens per level (o200k_base)" },
@@ -28,12 +28,6 @@ function skillsDir() {
   writeFileSync(join(dir, "reembolso", "references", "politica.md"), "# Política\n\nAté 7 dias.\n");
   write("cotacao", "name: cotacao\ndescription: Cota o frete de um pedido. Use quando o cliente pergunta o preço da entrega.", "# Cotação");
   return dir;
-}
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 30_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
 }
 
 async function fate(browser, expected) {

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -39,12 +39,6 @@ function handover(conversationId, reason, title) {
     lead: { name: "Clara Mendes", channel: "whatsapp" },
   };
   return reason ? { ...body, reason } : body;
-}
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
 }
 
 const exists = (browser, selector) => browser.execute((sel) => document.querySelector(sel) !== null, selector);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -50,12 +50,6 @@ function sql(dataDir, statement, ...args) {
     "c.execute(sys.argv[2], sys.argv[3:])\n" +
     "c.commit()\n";
   execFileSync("python3", ["-c", script, join(dataDir, "skillcase.sqlite3"), statement, ...args]);
-}
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
 }
 
 const exists = (browser, selector) => browser.execute((sel) => document.querySelector(sel) !== null, selector);

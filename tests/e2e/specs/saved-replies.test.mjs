@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -47,12 +47,6 @@ const TEXT = {
     other: "Obrigado",
   },
 };
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
-}
 
 const exists = (browser, selector) => browser.execute((sel) => document.querySelector(sel) !== null, selector);
 const focusedId = (browser) => browser.execute(() => document.activeElement?.id);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -66,12 +66,6 @@ function sql(dataDir, statement, ...args) {
 function firstReplyDueIn(dataDir, id, minutes) {
   const due = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '${minutes >= 0 ? "+" : ""}${minutes} minutes')`;
   sql(dataDir, `UPDATE cases SET first_reply_due_at = ${due}, sla_due_at = ${due} WHERE id = ?`, id);
-}
-
-async function click(browser, selector) {
-  const el = await browser.$(selector);
-  await el.waitForClickable({ timeout: 20_000, timeoutMsg: `${selector} should be clickable` });
-  await el.click();
 }
 
 const exists = (browser, selector) => browser.execute((sel) => document.querySelector(sel) !== null, selector);

@@ -193,6 +193,13 @@ export async function screenshot(browser, name) {
   await withTimeout(browser.saveScreenshot(join(SCREENSHOTS, `${name}.png`)), STEP_TIMEOUT_MS, `screenshot ${name}`);
 }
 
+/** Clicks the element matching `selector` once it can be clicked (a person's click, not a script's). */
+export async function click(browser, selector) {
+  const el = await browser.$(selector);
+  await el.waitForClickable({ timeout: 30_000, timeoutMsg: `${selector} should be clickable` });
+  await el.click();
+}
+
 /** The whitespace-normalised text of the first element matching `selector`, or null if absent. */
 export async function textOf(browser, selector) {
   return browser.execute((sel) => {

@@ -36,6 +36,32 @@ impl App {
             return Err(PlaceError::NoTarget.into());
         }
         let skill = self.install_source(name_or_path).await?;
+        self.install_into(skill, targets, force).await
+    }
+
+    /// Copies the library skill `name` into every target, as [`App::install_skill`] does, but
+    /// never taking `name` for a folder: the window's *Install to…*, whose names come from the
+    /// library whatever folder the app happens to run in.
+    pub async fn install_library_skill(
+        &self,
+        name: String,
+        targets: Vec<InstallTarget>,
+        force: bool,
+    ) -> Result<InstallReport, ErrorBody> {
+        if targets.is_empty() {
+            return Err(PlaceError::NoTarget.into());
+        }
+        let skill = self.library_source(name).await?;
+        self.install_into(skill, targets, force).await
+    }
+
+    /// Checks every target, then writes `skill` into each (the steps both installs share).
+    async fn install_into(
+        &self,
+        skill: SourceSkill,
+        targets: Vec<InstallTarget>,
+        force: bool,
+    ) -> Result<InstallReport, ErrorBody> {
         self.blocking(move |inner| {
             let resolved = targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?;
             for (_, dir) in &resolved {
@@ -177,13 +203,18 @@ impl App {
                 })
                 .await;
         }
+        self.library_source(name_or_path).await
+    }
+
+    /// The live folder of the library skill `name`, once the first scan has listed it.
+    async fn library_source(&self, name: String) -> Result<SourceSkill, ErrorBody> {
         self.scanned().await?;
         let library = self.library()?;
         let data_dir = resolver::data_dir_text(self.data_dir());
         self.blocking(move |_| {
-            let dir = library.live_dir(&name_or_path)?;
-            let version = library.summary(&name_or_path)?.live_version;
-            let source = SkillSource::Library { name: name_or_path, data_dir };
+            let dir = library.live_dir(&name)?;
+            let version = library.summary(&name)?.live_version;
+            let source = SkillSource::Library { name, data_dir };
             Ok(SourceSkill::read(&dir, source, version)?)
         })
         .await

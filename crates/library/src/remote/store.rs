@@ -1,4 +1,4 @@
-//! The remote catalogs' storage (migration 16): subscriptions, what each pull found, and the
+//! The remote catalogs' storage (migration 17): subscriptions, what each pull found, and the
 //! forks made on install, as one trait ([`RemoteRepository`]) implemented on the embedded
 //! database beside the library's own tables.
 

@@ -36,7 +36,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0013_response_targets.sql"),
     include_str!("migrations/0014_agents.sql"),
     include_str!("migrations/0015_overdue_watch_index.sql"),
-    include_str!("migrations/0016_remote_catalogs.sql"),
+    include_str!("migrations/0016_case_assignee.sql"),
+    include_str!("migrations/0017_remote_catalogs.sql"),
 ];
 
 /// Why the database could not be opened.

@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import type { Case, PickedReply } from "$lib/backend";
 import ReplyPanel from "./ReplyPanel.svelte";
+import { aCase } from "../../test/cases";
 
 const pickSavedReplies = vi.fn();
 vi.mock("$lib/backend", () => ({
@@ -11,23 +12,7 @@ vi.mock("$lib/backend", () => ({
   pickSavedReplies: (...args: unknown[]) => pickSavedReplies(...args),
 }));
 
-const CASE: Case = {
-  id: "case-1",
-  number: 1042n,
-  conversation_id: "wa-1",
-  lead: { name: "Maria Souza" },
-  status: "awaiting_human",
-  title: "Refund for a double charge",
-  summary: "Charged twice.",
-  context: [],
-  source: "agent",
-  reason: "policy_restriction",
-  waiting_since: "2026-11-30T10:00:00.000Z",
-  opened_at: "2026-11-30T10:00:00.000Z",
-  updated_at: "2026-11-30T10:00:00.000Z",
-  closed_at: null,
-  sla: { first_reply: null, resolution: null, paused_since: null, next_due_at: null },
-};
+const CASE: Case = aCase();
 
 const REPLIES: PickedReply[] = [
   { id: "r1", title: "Refund approved", text: "Hi Maria Souza, approved.", action: "resolved", language: null },

@@ -7,38 +7,21 @@ import ReplyPanel from "./ReplyPanel.svelte";
 import WaitingTime from "./WaitingTime.svelte";
 import BulkBar from "./BulkBar.svelte";
 import { clock } from "$lib/cases/clock.svelte";
+import { aCase } from "../../test/cases";
 
 const replyToCase = vi.fn();
 const addCaseNote = vi.fn();
 const markCasesRead = vi.fn();
 const cancelCases = vi.fn();
+const assignCases = vi.fn();
 vi.mock("$lib/backend", () => ({
+  assignCases: (...args: unknown[]) => assignCases(...args),
+  casesMe: async () => "Ana Souza",
   replyToCase: (...args: unknown[]) => replyToCase(...args),
   addCaseNote: (...args: unknown[]) => addCaseNote(...args),
   markCasesRead: (...args: unknown[]) => markCasesRead(...args),
   cancelCases: (...args: unknown[]) => cancelCases(...args),
 }));
-
-function aCase(overrides: Partial<Case> = {}): Case {
-  return {
-    id: "case-1",
-    number: 1042n,
-    conversation_id: "wa-1",
-    lead: { name: "Maria Souza" },
-    status: "awaiting_human",
-    title: "Refund for a double charge",
-    summary: "Charged twice.",
-    context: [],
-    source: "agent",
-    reason: "policy_restriction",
-    waiting_since: "2026-11-30T10:00:00.000Z",
-    opened_at: "2026-11-30T10:00:00.000Z",
-    updated_at: "2026-11-30T10:00:00.000Z",
-    closed_at: null,
-    sla: { first_reply: null, resolution: null, paused_since: null, next_due_at: null },
-    ...overrides,
-  };
-}
 
 beforeEach(() => {
   setLocale("en");
@@ -47,6 +30,7 @@ beforeEach(() => {
   addCaseNote.mockReset();
   markCasesRead.mockReset();
   cancelCases.mockReset();
+  assignCases.mockReset();
 });
 
 describe("the inbox tabs", () => {
@@ -258,9 +242,41 @@ describe("the bulk actions bar", () => {
     expect((await screen.findByTestId("bulk-error")).textContent).toBe("Nothing was changed: no case with id a");
   });
 
+  it("takes the picked cases for the person at this desktop", async () => {
+    const ondone = vi.fn();
+    assignCases.mockResolvedValue([]);
+    render(BulkBar, { props: { ids: ["a", "b"], cancellable: true, ondone, onclear: () => {} } });
+    await fireEvent.click(screen.getByTestId("bulk-take"));
+    await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("2 cases assigned to Ana Souza."));
+    expect(assignCases).toHaveBeenCalledWith(["a", "b"], "Ana Souza");
+  });
+
+  it("assigns the picked cases to the name typed, and asks for one when blank", async () => {
+    const ondone = vi.fn();
+    assignCases.mockResolvedValue([]);
+    render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
+    await fireEvent.click(screen.getByTestId("bulk-assign"));
+    await fireEvent.click(screen.getByTestId("bulk-assign-yes"));
+    expect(screen.getByTestId("bulk-assign-error").textContent).toBe("Write the name of the person who takes them.");
+    await fireEvent.input(screen.getByTestId("bulk-assign-name"), { target: { value: "  Bruno " } });
+    await fireEvent.click(screen.getByTestId("bulk-assign-yes"));
+    expect(assignCases).toHaveBeenCalledWith(["a"], "Bruno");
+    await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case assigned to Bruno."));
+  });
+
+  it("unassigns the picked cases", async () => {
+    const ondone = vi.fn();
+    assignCases.mockResolvedValue([]);
+    render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
+    await fireEvent.click(screen.getByTestId("bulk-unassign"));
+    expect(assignCases).toHaveBeenCalledWith(["a"], null);
+    await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case unassigned."));
+  });
+
   it("does not offer to cancel closed cases", () => {
     render(BulkBar, { props: { ids: ["a"], cancellable: false, ondone: () => {}, onclear: () => {} } });
     expect((screen.getByTestId("bulk-cancel") as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByTestId("bulk-assign") as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("speaks Portuguese", () => {

@@ -9,6 +9,7 @@ import type { Case } from "../bindings/Case";
 import type { CaseEvent } from "../bindings/CaseEvent";
 import type { CaseStatus } from "../bindings/CaseStatus";
 import type { CaseTab } from "../bindings/CaseTab";
+import type { CaseView } from "../bindings/CaseView";
 import type { Delivery } from "../bindings/Delivery";
 import type { DeliveryState } from "../bindings/DeliveryState";
 import type { HumanAction } from "../bindings/HumanAction";
@@ -29,6 +30,7 @@ import type { CaseSla } from "../bindings/CaseSla";
 import * as commands from "../bindings/commands";
 
 export type {
+  CaseView,
   Case,
   CaseSla,
   CaseSort,
@@ -89,6 +91,21 @@ export function markCasesRead(ids: string[], read: boolean): Promise<void> {
 /** Bulk action: cancels the open cases with one reason, all or none; returns them cancelled. */
 export function cancelCases(ids: string[], reason: string): Promise<Case[]> {
   return commands.casesCancel({ ids, reason });
+}
+
+/** Gives the open cases to `assignee` (null: unassigned), all or none; returns them as they now stand. */
+export function assignCases(ids: string[], assignee: string | null): Promise<Case[]> {
+  return commands.casesAssign({ ids, assignee });
+}
+
+/** Take: assigns the open case to the person at this desktop. */
+export function takeCase(id: string): Promise<Case> {
+  return commands.caseTake({ id });
+}
+
+/** The name the person at this desktop goes by on cases (Settings' You name, else the system user). */
+export function casesMe(): Promise<string> {
+  return commands.casesMe();
 }
 
 /** For Send & next: the case waiting on the person longest, other than `except`; null when none. */

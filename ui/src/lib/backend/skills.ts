@@ -18,6 +18,9 @@ import type { DiffLine } from "../bindings/DiffLine";
 import type { FileDiff } from "../bindings/FileDiff";
 import type { Finding } from "../bindings/Finding";
 import type { ImportReport } from "../bindings/ImportReport";
+import type { InstallPlace } from "../bindings/InstallPlace";
+import type { InstallReport } from "../bindings/InstallReport";
+import type { InstallTarget } from "../bindings/InstallTarget";
 import type { Index } from "../bindings/Index";
 import type { MatchOutcome } from "../bindings/MatchOutcome";
 import type { ScanFinding } from "../bindings/ScanFinding";
@@ -47,6 +50,9 @@ export type {
   FileDiff,
   Finding,
   ImportReport,
+  InstallPlace,
+  InstallReport,
+  InstallTarget,
   Index,
   IndexFormat,
   MatchOutcome,
@@ -217,4 +223,14 @@ export function onFileDrop(handler: (drag: DragState) => void): Promise<Unlisten
     if (p.type === "enter" || p.type === "drop") handler({ type: p.type, paths: p.paths });
     else handler({ type: p.type });
   });
+}
+
+/** Where the skill is installed among the known targets, and how each copy stands. */
+export function skillInstallStatus(name: string): Promise<InstallPlace[]> {
+  return commands.skillInstallStatus({ name });
+}
+
+/** Copies the skill into every target; `force` replaces a folder Skillcase did not install. */
+export function installSkill(name: string, targets: InstallTarget[], force: boolean): Promise<InstallReport> {
+  return commands.skillInstall({ name, targets, force });
 }

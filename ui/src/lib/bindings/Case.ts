@@ -37,4 +37,8 @@ waiting_since: string | null, opened_at: string, updated_at: string, closed_at: 
 /**
  * The response-time targets: due times, whether each was met, paused or missed.
  */
-sla: CaseSla, };
+sla: CaseSla, 
+/**
+ * The person working the case (their name as their Settings say); `None`: unassigned.
+ */
+assignee: string | null, };

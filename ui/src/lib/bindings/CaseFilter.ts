@@ -2,6 +2,7 @@
 import type { CaseSort } from "./CaseSort";
 import type { CaseStatus } from "./CaseStatus";
 import type { CaseTab } from "./CaseTab";
+import type { CaseView } from "./CaseView";
 import type { HandoverReason } from "./HandoverReason";
 
 /**
@@ -26,7 +27,11 @@ opened_to?: string,
 /**
  * The page's order; the tab's own when absent.
  */
-sort?: CaseSort, offset: number, 
+sort?: CaseSort, 
+/**
+ * Whose cases: everyone's when absent (*All*), the person's own, or nobody's.
+ */
+view?: CaseView, offset: number, 
 /**
  * At most [`MAX_PAGE`]; 0 means [`DEFAULT_PAGE`].
  */

@@ -3,4 +3,4 @@
 /**
  * What happened to a case. The timeline is these, in order, and never rewritten.
  */
-export type EventKind = "opened" | "human_replied" | "lead_asked" | "lead_provided" | "lead_unresponsive" | "resolved" | "escalated" | "cancelled" | "agent_notified" | "delivery_failed" | "promise_made" | "internal_note" | "reminder_sent" | "sla_overdue";
+export type EventKind = "opened" | "human_replied" | "lead_asked" | "lead_provided" | "lead_unresponsive" | "resolved" | "escalated" | "cancelled" | "agent_notified" | "delivery_failed" | "promise_made" | "internal_note" | "reminder_sent" | "sla_overdue" | "assigned" | "unassigned";

@@ -23,6 +23,9 @@ import type { ImportOutcome } from "./ImportOutcome";
 import type { ImportReport } from "./ImportReport";
 import type { Index } from "./Index";
 import type { IndexFormat } from "./IndexFormat";
+import type { InstallPlace } from "./InstallPlace";
+import type { InstallReport } from "./InstallReport";
+import type { InstallTarget } from "./InstallTarget";
 import type { MatchOutcome } from "./MatchOutcome";
 import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
@@ -91,6 +94,21 @@ export function caseReply(args: { id: string; action: HumanAction; text: string 
 }
 
 /**
+ * *Take*: assigns the open case to the person at this desktop.
+ */
+export function caseTake(args: { id: string }): Promise<Case> {
+  return call<Case>("case_take", args);
+}
+
+/**
+ * Gives the open cases to `assignee` (`null`: unassigned), all or none (the bulk *Assign*
+ * and the case's *Unassign*).
+ */
+export function casesAssign(args: { ids: Array<string>; assignee: string | null }): Promise<Array<Case>> {
+  return call<Array<Case>>("cases_assign", args);
+}
+
+/**
  * Bulk action: cancels the open cases with one reason, all or none.
  */
 export function casesCancel(args: { ids: Array<string>; reason: string }): Promise<Array<Case>> {
@@ -116,6 +134,13 @@ export function casesList(args: { filter: CaseFilter }): Promise<CasePage> {
  */
 export function casesMarkRead(args: { ids: Array<string>; read: boolean }): Promise<void> {
   return call<void>("cases_mark_read", args);
+}
+
+/**
+ * The name this desktop's person goes by on cases (Settings' You name, else the system user).
+ */
+export function casesMe(): Promise<string> {
+  return call<string>("cases_me");
 }
 
 /**
@@ -435,6 +460,22 @@ export function skillFileText(args: { name: string; path: string }): Promise<str
  */
 export function skillIndex(args: { format: IndexFormat }): Promise<Index> {
   return call<Index>("skill_index", args);
+}
+
+/**
+ * Copies the library skill `name` into every target; `force` replaces a folder of that
+ * name that Skillcase did not install.
+ */
+export function skillInstall(args: { name: string; targets: Array<InstallTarget>; force: boolean }): Promise<InstallReport> {
+  return call<InstallReport>("skill_install", args);
+}
+
+/**
+ * Where the library skill `name` is installed and whether each copy is in sync, drifted
+ * or outdated (the badge).
+ */
+export function skillInstallStatus(args: { name: string }): Promise<Array<InstallPlace>> {
+  return call<Array<InstallPlace>>("skill_install_status", args);
 }
 
 /**

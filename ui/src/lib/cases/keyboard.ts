@@ -18,6 +18,8 @@ export type Shortcut =
   | "pick"
   | "report"
   | "sort"
+  | "view"
+  | "take"
   | "help";
 
 /** The part of a KeyboardEvent the shortcuts look at. */
@@ -54,6 +56,8 @@ const SINGLE: Record<string, Shortcut> = {
   x: "pick",
   r: "report",
   o: "sort",
+  v: "view",
+  t: "take",
   "?": "help",
 };
 
@@ -82,5 +86,7 @@ export const SHORTCUT_HELP = [
   ["Ctrl+Shift+N", "cases.keys.note"],
   ["r", "cases.keys.report"],
   ["o", "cases.keys.sort"],
+  ["v", "cases.keys.view"],
+  ["t", "cases.keys.take"],
   ["?", "cases.keys.help"],
 ] as const;

@@ -4,7 +4,8 @@ import { skills } from "./skills";
 import { catalog } from "./catalog";
 import { cases } from "./cases";
 import { settings } from "./settings";
+import { install } from "./install";
 
-export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings };
+export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install };
 
 export type MessageKey = keyof typeof en;

@@ -5,5 +5,6 @@ import { skills } from "./skills";
 import { catalog } from "./catalog";
 import { cases } from "./cases";
 import { settings } from "./settings";
+import { install } from "./install";
 
-export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings };
+export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install };

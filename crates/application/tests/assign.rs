@@ -1,0 +1,80 @@
+//! Assignment through the application: the person at this desktop is the name saved in
+//! Settings → You (the system user until then); Take gives them the case, Mine shows their
+//! cases, every event they write carries that name, and each change is announced.
+
+use skillcase_application::domain::cases::model::{EventKind, HumanAction, NewCase};
+use skillcase_application::domain::cases::store::{CaseFilter, CaseTab, CaseView};
+use skillcase_application::domain::common::events::DomainEvent;
+use skillcase_application::settings::YouSettings;
+use skillcase_application::{App, AppOptions};
+
+async fn app(dir: &tempfile::TempDir) -> App {
+    std::fs::create_dir_all(dir.path().join("skills")).unwrap();
+    let options = AppOptions {
+        skills_dir: Some(dir.path().join("skills")),
+        catalog_dir: None,
+        background: false,
+        person: "ana-desktop".into(),
+        ..AppOptions::new(dir.path().join("data"))
+    };
+    App::start(options).await.unwrap()
+}
+
+async fn a_case(app: &App, conversation: &str) -> String {
+    let new: NewCase = serde_json::from_value(serde_json::json!({
+        "conversation_id": conversation, "title": "Refund", "summary": "The lead wants a refund."
+    }))
+    .unwrap();
+    app.open_case(new).await.unwrap().case.id
+}
+
+async fn named(app: &App, name: &str) {
+    app.set_you(YouSettings { name: name.into(), email: String::new() }).await.unwrap();
+}
+
+#[tokio::test]
+async fn the_person_is_the_system_user_until_a_name_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir).await;
+    assert_eq!(app.me().await.unwrap(), "ana-desktop");
+    named(&app, "Ana Souza").await;
+    assert_eq!(app.me().await.unwrap(), "Ana Souza");
+}
+
+#[tokio::test]
+async fn take_gives_the_case_to_the_person_and_announces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir).await;
+    named(&app, "Ana Souza").await;
+    let id = a_case(&app, "conv-1").await;
+    let mut events = app.events().subscribe();
+    let case = app.take_case(id.clone()).await.unwrap();
+    assert_eq!(case.assignee.as_deref(), Some("Ana Souza"));
+    assert_eq!(events.recv().await.unwrap(), DomainEvent::CaseChanged { id });
+}
+
+#[tokio::test]
+async fn mine_lists_the_cases_assigned_to_the_person_at_this_desktop() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir).await;
+    named(&app, "Ana Souza").await;
+    let mine = a_case(&app, "conv-1").await;
+    let bruno = a_case(&app, "conv-2").await;
+    app.take_case(mine.clone()).await.unwrap();
+    app.assign_cases(vec![bruno], Some("Bruno".into())).await.unwrap();
+    let filter =
+        CaseFilter { tab: Some(CaseTab::WaitingOnYou), view: Some(CaseView::Mine), ..CaseFilter::default() };
+    let page = app.list_cases(filter).await.unwrap();
+    assert_eq!(page.items.iter().map(|i| i.case.id.clone()).collect::<Vec<_>>(), vec![mine]);
+}
+
+#[tokio::test]
+async fn a_reply_is_recorded_under_the_saved_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir).await;
+    named(&app, "Ana Souza").await;
+    let id = a_case(&app, "conv-1").await;
+    let case = app.reply_to_case(id, HumanAction::Resolved, "Refunded.".into()).await.unwrap();
+    let reply = case.events.iter().find(|e| e.kind == EventKind::HumanReplied).unwrap();
+    assert_eq!(reply.actor_name.as_deref(), Some("Ana Souza"));
+}

@@ -1,0 +1,75 @@
+//! Assignment (issue 27): who works a case. A person takes a case (assigns it to themselves),
+//! gives it to someone, or leaves it to anyone again. It is not a transition: the status, the
+//! waiting time and the read mark stay; an `assigned` or `unassigned` event on the timeline says
+//! who did it and who had it before. Only open cases are assigned — a closed case is final.
+
+use rusqlite::Connection;
+use serde_json::json;
+use skillcase_store::atomic;
+
+use super::clock;
+use super::error::CasesError;
+use super::model::{Actor, Case, EventKind};
+use super::store::{append_event, find_case};
+use super::transition::bulk_ids;
+
+/// The longest name a case can be assigned to, in characters.
+pub const MAX_ASSIGNEE_CHARS: usize = 200;
+
+/// Assigns every case of `case_ids` to `assignee` (`None`: unassigned), all of them or none:
+/// a closed case refuses the whole action (`invalid_transition`, naming the case by number). A
+/// case already in that hand is left as it is, with no event. Returns the cases as they now stand.
+pub fn assign_many(
+    conn: &Connection,
+    case_ids: &[String],
+    assignee: Option<&str>,
+    actor_name: &str,
+) -> Result<Vec<Case>, CasesError> {
+    let assignee = checked_assignee(assignee)?;
+    let actor_name = actor_name.trim();
+    if actor_name.is_empty() {
+        return Err(CasesError::TextRequired { field: "actor_name" });
+    }
+    let case_ids = bulk_ids(case_ids)?;
+    atomic(conn, |tx| {
+        let now = clock::now();
+        let mut out = Vec::with_capacity(case_ids.len());
+        for id in &case_ids {
+            let case = find_case(tx, id)?;
+            if case.closed_at.is_some() {
+                let refusal = CasesError::InvalidTransition { from: case.status, action: "assign" };
+                return Err(CasesError::InCase { number: case.number, source: Box::new(refusal) });
+            }
+            if case.assignee.as_deref() == assignee {
+                out.push(case);
+                continue;
+            }
+            tx.execute(
+                "UPDATE cases SET assignee = ?2, updated_at = ?3 WHERE id = ?1",
+                (id, assignee, &now),
+            )?;
+            let (kind, payload) = match assignee {
+                Some(name) => (EventKind::Assigned, json!({ "assignee": name, "previous": case.assignee })),
+                None => (EventKind::Unassigned, json!({ "previous": case.assignee })),
+            };
+            append_event(tx, id, kind, Actor::Human, Some(actor_name), &now, &payload)?;
+            out.push(find_case(tx, id)?);
+        }
+        Ok(out)
+    })
+}
+
+/// The assignee trimmed; a blank or too long name is `invalid_case_input`.
+fn checked_assignee(assignee: Option<&str>) -> Result<Option<&str>, CasesError> {
+    let Some(name) = assignee.map(str::trim) else { return Ok(None) };
+    if name.is_empty() {
+        return Err(CasesError::InvalidInput { field: "assignee", reason: "must not be blank".into() });
+    }
+    if name.chars().count() > MAX_ASSIGNEE_CHARS {
+        return Err(CasesError::InvalidInput {
+            field: "assignee",
+            reason: format!("must be at most {MAX_ASSIGNEE_CHARS} characters"),
+        });
+    }
+    Ok(Some(name))
+}

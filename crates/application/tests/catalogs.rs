@@ -361,3 +361,18 @@ async fn unsubscribing_keeps_the_installed_copy_and_where_it_came_from() {
     assert_eq!(frete.catalog_url.as_deref(), Some(catalog.url().as_str()));
     assert!(dir.path().join("skills/frete/SKILL.md").exists());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_remote_skill_whose_skill_md_declares_another_name_is_not_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let mut catalog = Catalog::new();
+    catalog.skill("frete-rapido", "1", &[("SKILL.md", FRETE_MD)]);
+    catalog.publish();
+    let id = subscribed(&app, &catalog).await;
+    app.pull_catalog(id).await.unwrap();
+    let error = app.install_remote_skill(id, "frete-rapido".into()).await.unwrap_err();
+    assert_eq!(error.code, "remote_skill_name_mismatch");
+    assert_eq!(error.details.unwrap()["declared"], "frete");
+    assert!(!dir.path().join("skills/frete").exists() && !dir.path().join("skills/frete-rapido").exists());
+}

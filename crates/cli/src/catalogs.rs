@@ -38,6 +38,7 @@ struct Common {
 enum Action {
     /// Subscribe to a catalog: a static JSON index URL, or an MCP server's endpoint (…/mcp).
     Add {
+        /// The index document's URL, or the MCP server's endpoint.
         url: String,
         /// The catalog's kind; found by asking the URL when left out.
         #[arg(long, value_enum)]
@@ -55,6 +56,7 @@ enum Action {
     },
     /// Remove a subscription (local copies installed from it stay).
     Remove {
+        /// A subscription's id or URL.
         #[arg(value_name = "CATALOG")]
         catalog: String,
         #[command(flatten)]
@@ -62,6 +64,7 @@ enum Action {
     },
     /// Pull one catalog, or every one: download only the files that changed.
     Pull {
+        /// A subscription's id or URL (default: every one).
         #[arg(value_name = "CATALOG")]
         catalog: Option<String>,
         #[command(flatten)]
@@ -69,6 +72,7 @@ enum Action {
     },
     /// List the skills the last pulls found, with their local copies and updates available.
     Skills {
+        /// A subscription's id or URL (default: every one).
         #[arg(value_name = "CATALOG")]
         catalog: Option<String>,
         #[command(flatten)]
@@ -76,8 +80,10 @@ enum Action {
     },
     /// Install a pulled skill into the skills directory as a local copy (fork on install).
     Install {
+        /// A subscription's id or URL.
         #[arg(value_name = "CATALOG")]
         catalog: String,
+        /// The skill's name in the catalog.
         name: String,
         #[command(flatten)]
         common: Common,

@@ -268,3 +268,19 @@ fn an_mcp_catalog_without_its_token_is_catalog_unreachable_with_status_401() {
         (json!("catalog_unreachable"), json!(401))
     );
 }
+
+#[test]
+fn adding_an_mcp_catalog_without_its_token_says_401_rather_than_not_recognised() {
+    let served = TempDir::new().unwrap();
+    served_skills(served.path());
+    let serve = ServeProcess::start(&["--skills-dir", served.path().to_str().unwrap()]);
+    let url = format!("http://127.0.0.1:{}/mcp", serve.port);
+    let work = work();
+    let added = skillcase(&work).args(["catalogs", "add", &url, "--format", "json"]).output().unwrap();
+    assert_eq!(added.status.code(), Some(1));
+    let error = json_of(&added)["error"].clone();
+    assert_eq!(
+        (error["code"].clone(), error["details"]["status"].clone()),
+        (json!("catalog_unreachable"), json!(401))
+    );
+}

@@ -150,8 +150,8 @@ fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_ea
     assert_eq!(row("guard"), ("guardrail_autofallback".into(), None));
 }
 
-/// The schema a database had at version 15, file by file.
-const SCHEMA_15: [&str; 15] = [
+/// The schema a database had at version 16, file by file.
+const SCHEMA_16: [&str; 16] = [
     include_str!("../src/db/migrations/0001_settings.sql"),
     include_str!("../src/db/migrations/0002_cases.sql"),
     include_str!("../src/db/migrations/0003_guard.sql"),
@@ -167,6 +167,7 @@ const SCHEMA_15: [&str; 15] = [
     include_str!("../src/db/migrations/0013_response_targets.sql"),
     include_str!("../src/db/migrations/0014_agents.sql"),
     include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
+    include_str!("../src/db/migrations/0016_case_assignee.sql"),
 ];
 
 #[test]
@@ -175,10 +176,10 @@ fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subsc
     let path = dir.path().join(DATABASE_FILE);
     {
         let conn = Connection::open(&path).unwrap();
-        for sql in SCHEMA_15 {
+        for sql in SCHEMA_16 {
             conn.execute_batch(sql).unwrap();
         }
-        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.pragma_update(None, "user_version", 16).unwrap();
         conn.execute_batch(
             "INSERT INTO skill_versions (name, content_hash, manifest, validation, source, created_at)
                VALUES ('frete', 'h1', '[]', '{}', 'import', 'now');

@@ -97,7 +97,9 @@ async fn read_capped(
 
 impl Client {
     /// Finds what kind of catalog `url` is: a `GET` answered with a skills index is an index;
-    /// otherwise an `initialize` answered by a server declaring the Skills extension is MCP.
+    /// otherwise an `initialize` answered by a server declaring the Skills extension is MCP. A
+    /// server that answers 401 or 403 is `catalog_unreachable` with that status (a token is
+    /// missing or wrong), one that answers nothing useful `catalog_not_recognised`.
     pub async fn detect(url: &Url, token: Option<&str>) -> Result<CatalogKind, RemoteError> {
         let http = http_client()?;
         let mut get = http.get(url.clone()).header(ACCEPT, "application/json");
@@ -129,7 +131,8 @@ impl Client {
             Err(RemoteError::Unreachable { status: None, .. }) if reached.is_some() => {
                 Err(reached.expect("checked"))
             }
-            Err(e @ RemoteError::Unreachable { status: None, .. }) => Err(e),
+            // Nothing answered, or a server that wants a (different) token: say so.
+            Err(e @ RemoteError::Unreachable { status: None | Some(401 | 403), .. }) => Err(e),
             Err(_) => Err(RemoteError::NotRecognised { url: url.to_string() }),
         }
     }

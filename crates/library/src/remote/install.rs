@@ -58,9 +58,6 @@ impl Library {
                 .into()
         };
         let checked = self.import_zip(&packed, true)?;
-        if checked.refused.is_some() {
-            return Err(refused(checked));
-        }
         if let Some(declared) = checked.name.as_ref().filter(|d| *d != name) {
             return Err(RemoteError::NameMismatch {
                 catalog,
@@ -68,6 +65,9 @@ impl Library {
                 declared: declared.clone(),
             }
             .into());
+        }
+        if checked.refused.is_some() {
+            return Err(refused(checked));
         }
         let report = self.import_zip(&packed, false)?;
         let Some(version) = report.version.clone().filter(|_| report.refused.is_none()) else {

@@ -130,6 +130,11 @@ fn string() -> Value {
     json!({ "type": "string" })
 }
 
+/// Who works a case: the person's name as their Settings give it, `null` while nobody has it.
+fn assignee() -> Value {
+    json!({ "type": ["string", "null"], "description": "the person working the case; null while nobody has taken it" })
+}
+
 fn optional_string() -> Value {
     json!({ "type": ["string", "null"] })
 }
@@ -269,7 +274,7 @@ fn schemas() -> Value {
         "CaseRef": object(&["id", "number"], json!({ "id": string(), "number": { "type": "integer" } })),
         "Case": object(
             &["id", "number", "conversation_id", "lead", "status", "title", "summary", "context", "source",
-              "reason", "waiting_since", "opened_at", "updated_at", "closed_at", "sla"],
+              "reason", "waiting_since", "opened_at", "updated_at", "closed_at", "sla", "assignee"],
             json!({
                 "id": string(),
                 "number": { "type": "integer", "description": "the short number people use (#1042)" },
@@ -291,6 +296,7 @@ fn schemas() -> Value {
                 "updated_at": string(),
                 "closed_at": optional_string(),
                 "sla": schema_ref("CaseSla"),
+                "assignee": assignee(),
             }),
         ),
         "CaseSla": object(

@@ -25,7 +25,8 @@ pub mod resources;
 pub mod server;
 pub mod stdio;
 pub mod tools;
-pub mod uri;
+/// `skill://` URIs, shared with the remote catalogs' client that reads them.
+pub use skillcase_skill::uri;
 
 pub use http::McpHttp;
 pub use server::SkillcaseMcp;

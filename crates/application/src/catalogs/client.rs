@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use skillcase_library::remote::wire::{self, Upstream, UpstreamFile, MAX_INDEX_BYTES};
 use skillcase_library::remote::{CatalogKind, RemoteError, Wanted};
 use skillcase_skill::policy::ImportLimits;
+use skillcase_skill::uri::SkillUri;
 
 /// The protocol version the client asks for in `initialize`.
 const MCP_PROTOCOL: &str = "2025-06-18";
@@ -276,7 +277,9 @@ impl Client {
     /// upstream skill; each file's URI is kept for `resources/read`.
     fn upstream_of(&mut self, entry: &Value) -> Result<Upstream, RemoteError> {
         let uri = entry.get("uri").and_then(Value::as_str).unwrap_or_default();
-        let (name, _) = split_uri(uri).ok_or_else(|| self.bad(&format!("`{uri}` is not a skill:// URI")))?;
+        let (name, _) = SkillUri::parse(uri)
+            .map(|u| (u.name, u.path))
+            .ok_or_else(|| self.bad(&format!("`{uri}` is not a skill:// URI")))?;
         let frontmatter = entry.get("frontmatter").cloned().unwrap_or(Value::Null);
         let text = |key: &str| frontmatter.get(key).and_then(Value::as_str).map(str::to_string);
         let version = text("version")
@@ -284,7 +287,8 @@ impl Client {
         let mut files = Vec::new();
         for resource in entry.get("resources").and_then(Value::as_array).cloned().unwrap_or_default() {
             let file_uri = resource.get("uri").and_then(Value::as_str).unwrap_or_default().to_string();
-            let (owner, path) = split_uri(&file_uri)
+            let (owner, path) = SkillUri::parse(&file_uri)
+                .map(|u| (u.name, u.path))
                 .filter(|(owner, _)| *owner == name)
                 .ok_or_else(|| self.bad(&format!("`{file_uri}` is not a file of skill `{name}`")))?;
             let digest = resource.get("digest").and_then(Value::as_str).unwrap_or_default();
@@ -435,45 +439,5 @@ impl Client {
 
     fn too_large(&self) -> RemoteError {
         RemoteError::TooLarge { url: self.url.to_string(), reason: "an answer is over the limit".into() }
-    }
-}
-
-/// `skill://<name>/<path>` split into the name and the path, each segment percent-decoded.
-fn split_uri(uri: &str) -> Option<(String, String)> {
-    let rest = uri.strip_prefix("skill://")?;
-    let mut segments = rest.split('/').map(decode);
-    let name = segments.next()??;
-    let path: Vec<String> = segments.collect::<Option<_>>()?;
-    Some((name, path.join("/")))
-}
-
-fn decode(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_skill_uri_splits_into_name_and_decoded_path() {
-        assert_eq!(
-            split_uri("skill://frete/references/tabela%20nova.md"),
-            Some(("frete".into(), "references/tabela nova.md".into()))
-        );
-        assert_eq!(split_uri("https://frete/x"), None);
     }
 }

@@ -1,10 +1,11 @@
-//! `skill://` URIs (SPEC D3, the Skills extension's resource mapping): a skill's files are
+//! `skill://` URIs (SPEC D3, the Skills extension's resource mapping), written by the MCP server
+//! and read by the remote catalogs' client: a skill's files are
 //! `skill://<name>/<path>` (`skill://shipping-policy/references/prazos.md`), its folders
 //! `skill://<name>/<dir>` and its root `skill://<name>`, never with a trailing slash. Skill names
 //! are one segment (the library has no organisational prefixes); each path segment is
 //! percent-encoded where URI syntax needs it, so any file name the library accepts round-trips.
 
-/// The scheme every resource of this server uses.
+/// The scheme every skill resource uses.
 pub const SCHEME: &str = "skill://";
 
 /// What a `skill://` URI names: a skill and a path inside it (`""` for its root).

@@ -2,30 +2,17 @@
 //! Settings → You (the system user until then); Take gives them the case, Mine shows their
 //! cases, every event they write carries that name, and each change is announced.
 
-use skillcase_application::domain::cases::model::{EventKind, HumanAction, NewCase};
+mod support;
+
+use skillcase_application::domain::cases::model::{EventKind, HumanAction};
 use skillcase_application::domain::cases::store::{CaseFilter, CaseTab, CaseView};
 use skillcase_application::domain::common::events::DomainEvent;
 use skillcase_application::settings::YouSettings;
-use skillcase_application::{App, AppOptions};
-
-async fn app(dir: &tempfile::TempDir) -> App {
-    std::fs::create_dir_all(dir.path().join("skills")).unwrap();
-    let options = AppOptions {
-        skills_dir: Some(dir.path().join("skills")),
-        catalog_dir: None,
-        background: false,
-        person: "ana-desktop".into(),
-        ..AppOptions::new(dir.path().join("data"))
-    };
-    App::start(options).await.unwrap()
-}
+use skillcase_application::App;
+use support::app_as;
 
 async fn a_case(app: &App, conversation: &str) -> String {
-    let new: NewCase = serde_json::from_value(serde_json::json!({
-        "conversation_id": conversation, "title": "Refund", "summary": "The lead wants a refund."
-    }))
-    .unwrap();
-    app.open_case(new).await.unwrap().case.id
+    support::a_case(app, conversation).await.id
 }
 
 async fn named(app: &App, name: &str) {
@@ -35,7 +22,7 @@ async fn named(app: &App, name: &str) {
 #[tokio::test]
 async fn the_person_is_the_system_user_until_a_name_is_saved() {
     let dir = tempfile::tempdir().unwrap();
-    let app = app(&dir).await;
+    let app = app_as(&dir, "ana-desktop").await;
     assert_eq!(app.me().await.unwrap(), "ana-desktop");
     named(&app, "Ana Souza").await;
     assert_eq!(app.me().await.unwrap(), "Ana Souza");
@@ -44,7 +31,7 @@ async fn the_person_is_the_system_user_until_a_name_is_saved() {
 #[tokio::test]
 async fn take_gives_the_case_to_the_person_and_announces_it() {
     let dir = tempfile::tempdir().unwrap();
-    let app = app(&dir).await;
+    let app = app_as(&dir, "ana-desktop").await;
     named(&app, "Ana Souza").await;
     let id = a_case(&app, "conv-1").await;
     let mut events = app.events().subscribe();
@@ -56,7 +43,7 @@ async fn take_gives_the_case_to_the_person_and_announces_it() {
 #[tokio::test]
 async fn mine_lists_the_cases_assigned_to_the_person_at_this_desktop() {
     let dir = tempfile::tempdir().unwrap();
-    let app = app(&dir).await;
+    let app = app_as(&dir, "ana-desktop").await;
     named(&app, "Ana Souza").await;
     let mine = a_case(&app, "conv-1").await;
     let bruno = a_case(&app, "conv-2").await;
@@ -71,7 +58,7 @@ async fn mine_lists_the_cases_assigned_to_the_person_at_this_desktop() {
 #[tokio::test]
 async fn a_reply_is_recorded_under_the_saved_name() {
     let dir = tempfile::tempdir().unwrap();
-    let app = app(&dir).await;
+    let app = app_as(&dir, "ana-desktop").await;
     named(&app, "Ana Souza").await;
     let id = a_case(&app, "conv-1").await;
     let case = app.reply_to_case(id, HumanAction::Resolved, "Refunded.".into()).await.unwrap();

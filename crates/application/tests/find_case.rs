@@ -1,26 +1,13 @@
 //! `App::find_case`: a person names a case by its number (`1042`, `#1042`) or its id, and an
 //! unknown one is `case_not_found` saying which number or id was looked for.
 
-use skillcase_application::domain::cases::model::NewCase;
-use skillcase_application::{App, AppOptions};
+mod support;
 
-async fn app(dir: &tempfile::TempDir) -> App {
-    std::fs::create_dir_all(dir.path().join("skills")).unwrap();
-    let options = AppOptions {
-        skills_dir: Some(dir.path().join("skills")),
-        catalog_dir: None,
-        background: false,
-        ..AppOptions::new(dir.path().join("data"))
-    };
-    App::start(options).await.unwrap()
-}
+use skillcase_application::App;
+use support::{a_case, app};
 
 async fn open(app: &App, conversation: &str) -> (String, i64) {
-    let new: NewCase = serde_json::from_value(serde_json::json!({
-        "conversation_id": conversation, "title": "Refund", "summary": "The lead wants a refund."
-    }))
-    .unwrap();
-    let case = app.open_case(new).await.unwrap().case;
+    let case = a_case(app, conversation).await;
     (case.id, case.number)
 }
 

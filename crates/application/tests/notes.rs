@@ -1,27 +1,15 @@
 //! A person's internal note through the application: saved on the timeline, announced, never
 //! relayed to the agent, and the case keeps its status.
 
-use skillcase_application::domain::cases::model::{CaseStatus, EventKind, NewCase};
-use skillcase_application::domain::common::events::DomainEvent;
-use skillcase_application::{App, AppOptions};
+mod support;
 
-async fn app(dir: &tempfile::TempDir) -> App {
-    std::fs::create_dir_all(dir.path().join("skills")).unwrap();
-    let options = AppOptions {
-        skills_dir: Some(dir.path().join("skills")),
-        catalog_dir: None,
-        background: false,
-        ..AppOptions::new(dir.path().join("data"))
-    };
-    App::start(options).await.unwrap()
-}
+use skillcase_application::domain::cases::model::{CaseStatus, EventKind};
+use skillcase_application::domain::common::events::DomainEvent;
+use skillcase_application::App;
+use support::app;
 
 async fn a_case(app: &App) -> String {
-    let new: NewCase = serde_json::from_value(serde_json::json!({
-        "conversation_id": "conv-1", "title": "Refund", "summary": "The lead wants a refund."
-    }))
-    .unwrap();
-    app.open_case(new).await.unwrap().case.id
+    support::a_case(app, "conv-1").await.id
 }
 
 #[tokio::test]

@@ -5,36 +5,13 @@
 
 mod support;
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use serde_json::Value;
 use skillcase_application::domain::cases::model::{Case, CaseStatus, DeliveryState, HumanAction, NewCase};
 use skillcase_application::domain::cases::store::CaseWithTimeline;
 use skillcase_application::{App, AppOptions};
+use support::inbox::{cases, data_dir};
 use support::refund_case;
 use tempfile::TempDir;
-
-/// The data directory the tests name with `--data-dir`.
-fn data_dir(work: &TempDir) -> PathBuf {
-    work.path().join("data")
-}
-
-/// The binary running `cases ARGS --data-dir D` as the person `ana`; the usual data directory
-/// points elsewhere, so only `--data-dir` can find the cases.
-fn cases(work: &TempDir, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("skillcase")
-        .unwrap()
-        .env("SKILLCASE_DATA_DIR", work.path().join("elsewhere"))
-        .env("HOME", work.path().join("home"))
-        .env("USER", "ana")
-        .arg("cases")
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir(work))
-        .output()
-        .unwrap()
-}
 
 /// Runs `work` on the application over the test's data directory, as the desktop would.
 fn with_app<T>(work: &TempDir, run: impl AsyncFnOnce(&App) -> T) -> T {

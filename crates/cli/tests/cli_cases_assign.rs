@@ -4,32 +4,11 @@
 
 mod support;
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use skillcase_application::domain::cases::model::{Case, HumanAction};
 use skillcase_application::{App, AppOptions};
+use support::inbox::{cases, data_dir};
 use support::refund_case;
 use tempfile::TempDir;
-
-fn data_dir(work: &TempDir) -> PathBuf {
-    work.path().join("data")
-}
-
-/// The binary running `cases ARGS --data-dir D` as the system user `ana` (no You name saved).
-fn cases(work: &TempDir, args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("skillcase")
-        .unwrap()
-        .env("SKILLCASE_DATA_DIR", work.path().join("elsewhere"))
-        .env("HOME", work.path().join("home"))
-        .env("USER", "ana")
-        .arg("cases")
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir(work))
-        .output()
-        .unwrap()
-}
 
 /// The agent opens one case per conversation; the first `closed` of them are then resolved.
 fn open(work: &TempDir, conversations: &[&str], closed: usize) -> Vec<Case> {

@@ -1,6 +1,7 @@
 //! Helpers for the CLI's tests: the real `skillcase serve` process and a sample case.
 #![allow(dead_code)]
 
+pub mod inbox;
 pub mod mcp;
 pub mod process;
 

@@ -241,31 +241,34 @@ fn write_loop(conn: Connection, queue: mpsc::Receiver<Job>, commits: &AtomicU64,
             }
         }
         queued.fetch_sub(batch.len() as i64, Ordering::Relaxed);
-        if run_batch(&conn, batch) {
-            commits.fetch_add(1, Ordering::Relaxed);
-        }
+        run_batch(&conn, batch, commits);
     }
 }
 
 /// `BEGIN IMMEDIATE` is written here and nowhere else: every write of the process passes through.
-/// True when the batch was committed.
-fn run_batch(conn: &Connection, batch: Vec<Job>) -> bool {
+/// A committed batch is counted in `commits` before any caller hears back, so a caller that
+/// reads the count after its write always sees its own commit.
+fn run_batch(conn: &Connection, batch: Vec<Job>, commits: &AtomicU64) {
     if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
         let err = DbError::from(err);
         for job in batch {
             job(None)(Err(&err));
         }
-        return false;
+        return;
     }
     let settles: Vec<Settle> = batch.into_iter().map(|job| job(Some(conn))).collect();
     let committed = conn.execute_batch("COMMIT").map_err(DbError::from);
-    if committed.is_err() {
-        let _ = conn.execute_batch("ROLLBACK");
+    match &committed {
+        Ok(()) => {
+            commits.fetch_add(1, Ordering::Relaxed);
+        }
+        Err(_) => {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
     }
     for settle in settles {
         settle(committed.as_ref().map(|_| ()));
     }
-    committed.is_ok()
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

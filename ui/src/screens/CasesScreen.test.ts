@@ -35,6 +35,7 @@ vi.mock("$lib/backend", () => ({
   caseReport: (...a: unknown[]) => caseReport(...a),
   getCase: (...a: unknown[]) => getCase(...a),
   markCaseRead: vi.fn(async () => {}),
+  casesMe: vi.fn(async () => "Ana Souza"),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
   replyToCase: vi.fn(),
   retryDelivery: vi.fn(),

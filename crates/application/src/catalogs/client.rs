@@ -337,7 +337,11 @@ impl Client {
     }
 
     async fn notify(&mut self, method: &str) -> Result<(), RemoteError> {
-        let body = json!({ "jsonrpc": "2.0", "method": method });
+        self.send(method, json!({ "jsonrpc": "2.0", "method": method })).await.map(drop)
+    }
+
+    /// POSTs one JSON-RPC message; an answer other than 2xx is the status's error.
+    async fn send(&self, method: &str, body: Value) -> Result<reqwest::Response, RemoteError> {
         let response = self
             .http
             .post(self.url.clone())
@@ -349,7 +353,7 @@ impl Client {
         if !response.status().is_success() {
             return Err(status_error(&self.url, response.status()));
         }
-        Ok(())
+        Ok(response)
     }
 
     /// POSTs one request and reads its answer (JSON, or the event stream until the message that
@@ -361,17 +365,7 @@ impl Client {
             mcp.next_id
         };
         let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        let response = self
-            .http
-            .post(self.url.clone())
-            .headers(self.headers(method))
-            .body(body.to_string())
-            .send()
-            .await
-            .map_err(|e| unreachable(&self.url, &e))?;
-        if !response.status().is_success() {
-            return Err(status_error(&self.url, response.status()));
-        }
+        let response = self.send(method, body).await?;
         let session =
             response.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_string);
         let stream = response

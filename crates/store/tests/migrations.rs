@@ -4,6 +4,17 @@
 use rusqlite::Connection;
 use skillcase_store::db::{open, DATABASE_FILE};
 
+/// A database file at `path` built the way an older Skillcase left it: `schema`'s files run in
+/// order and its version set to how many there are.
+fn database_at(path: &std::path::Path, schema: &[&str]) -> Connection {
+    let conn = Connection::open(path).unwrap();
+    for sql in schema {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", schema.len() as i64).unwrap();
+    conn
+}
+
 /// The schema a database had at version 5, file by file.
 const SCHEMA_5: [&str; 5] = [
     include_str!("../src/db/migrations/0001_settings.sql"),
@@ -18,11 +29,7 @@ fn the_promise_ledger_migration_keeps_every_event_and_delivery_and_accepts_the_n
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in SCHEMA_5 {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 5).unwrap();
+        let conn = database_at(&path, &SCHEMA_5);
         conn.execute_batch(
             "INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
                VALUES ('c1', 1001, 'conv', 'resolved', 't', 's', 'agent', 'now', 'now');
@@ -77,11 +84,7 @@ fn the_search_migration_indexes_the_cases_already_there_with_their_answers_and_n
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in SCHEMA_8 {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 8).unwrap();
+        let conn = database_at(&path, &SCHEMA_8);
         conn.execute_batch(
             r#"INSERT INTO cases (id, number, conversation_id, lead_name, status, title, summary, blocker, context,
                                  source, opened_at, updated_at)
@@ -121,11 +124,7 @@ fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_ea
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in SCHEMA_9 {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 9).unwrap();
+        let conn = database_at(&path, &SCHEMA_9);
         conn.execute_batch(
             r#"INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
                  VALUES ('agent', 1001, 'c1', 'awaiting_human', 'Refund', 'Charged twice', 'agent',
@@ -175,11 +174,7 @@ fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subsc
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = Connection::open(&path).unwrap();
-        for sql in SCHEMA_16 {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 16).unwrap();
+        let conn = database_at(&path, &SCHEMA_16);
         conn.execute_batch(
             "INSERT INTO skill_versions (name, content_hash, manifest, validation, source, created_at)
                VALUES ('frete', 'h1', '[]', '{}', 'import', 'now');

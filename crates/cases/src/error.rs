@@ -67,6 +67,10 @@ pub enum CasesError {
     Db(#[from] rusqlite::Error),
     #[error(transparent)]
     Store(#[from] skillcase_store::DbError),
+    /// A storage backend other than the embedded database failed (the team's PostgreSQL): its
+    /// own stable code (`team_db_unreachable`, `team_db_error`, …) and words.
+    #[error("{message}")]
+    Backend { code: &'static str, message: String },
 }
 
 impl Coded for CasesError {
@@ -95,6 +99,7 @@ impl Coded for CasesError {
             CasesError::Db(_) => "db_error",
             CasesError::InCase { source, .. } => source.code(),
             CasesError::Store(e) => e.code(),
+            CasesError::Backend { code, .. } => code,
         }
     }
 

@@ -139,7 +139,7 @@ pub(crate) fn sla_from_row(row: &Row<'_>, first: usize, now: &str) -> rusqlite::
 
 /// A target's state: met (in time or late) once met; else overdue past its due time — a pause
 /// that began after the due time does not hide the breach — else paused or running.
-fn state_of(due_at: &str, met_at: Option<&str>, paused_since: Option<&str>, now: &str) -> SlaState {
+pub fn state_of(due_at: &str, met_at: Option<&str>, paused_since: Option<&str>, now: &str) -> SlaState {
     match (met_at, paused_since) {
         (Some(met), _) if met <= due_at => SlaState::Met,
         (Some(_), _) => SlaState::Late,

@@ -1,6 +1,6 @@
 //! Helpers the crates' tests share: zips built from visible entries (attacks included), a fake
 //! agent endpoint on 127.0.0.1, a static file server on 127.0.0.1 that counts requests, a raw HTTP client, skill folders written from text, the shared
-//! corpus of real skills, a fresh database file, and hostile files (FIFOs, sparse giants, a
+//! corpus of real skills, a fresh database file, a throw-away PostgreSQL cluster, and hostile files (FIFOs, sparse giants, a
 //! path swapped between a file and a link in a loop).
 //! Nothing here knows the domain's types, so every crate can use it without a dependency cycle.
 
@@ -9,6 +9,8 @@ pub mod fake_endpoint;
 pub mod file_server;
 pub mod hostile;
 pub mod http;
+#[cfg(unix)]
+pub mod postgres;
 pub mod skills;
 pub mod zips;
 

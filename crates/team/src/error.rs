@@ -1,0 +1,79 @@
+//! What can go wrong on the team database, each with a stable code (`docs/error-codes.md`), and
+//! how it reaches callers: as a [`CasesError`] like every other cases refusal.
+
+use skillcase_cases::CasesError;
+use skillcase_common::error::Coded;
+
+/// A failure of the team database, or a domain refusal raised while talking to it.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    /// The connection string cannot be used.
+    #[error("the team database URL is not valid: {0}")]
+    InvalidUrl(String),
+    /// The server cannot be reached or refused the login (its own reason, without the password).
+    #[error("cannot reach the team database {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    /// The database was set up by a newer Skillcase: nothing is changed.
+    #[error("the team database has schema version {found}, newer than this Skillcase knows ({supported}); update Skillcase")]
+    TooNew { found: i64, supported: i64 },
+    /// A statement failed on the server.
+    #[error("team database error: {0}")]
+    Postgres(#[from] postgres::Error),
+    /// No connection became free in time.
+    #[error("no team database connection became free: {0}")]
+    Pool(#[from] r2d2::Error),
+    /// A refusal of the cases domain (`invalid_transition`, `case_not_found`, …).
+    #[error(transparent)]
+    Cases(#[from] CasesError),
+}
+
+impl TeamError {
+    /// The connection to `url` failed with `error`.
+    pub fn unreachable(url: &crate::TeamUrl, error: &postgres::Error) -> TeamError {
+        let reason = match error.as_db_error() {
+            Some(db) => db.message().to_string(),
+            None => error.to_string(),
+        };
+        TeamError::Unreachable { url: url.redacted(), reason }
+    }
+
+    /// The SQLSTATE of a server error, if this is one.
+    pub fn sqlstate(&self) -> Option<&postgres::error::SqlState> {
+        match self {
+            TeamError::Postgres(e) => e.code(),
+            _ => None,
+        }
+    }
+}
+
+impl Coded for TeamError {
+    fn code(&self) -> &'static str {
+        match self {
+            TeamError::InvalidUrl(_) => "invalid_team_url",
+            TeamError::Unreachable { .. } | TeamError::Pool(_) => "team_db_unreachable",
+            TeamError::TooNew { .. } => "team_db_too_new",
+            TeamError::Postgres(e) if e.is_closed() || e.as_db_error().is_none() => "team_db_unreachable",
+            TeamError::Postgres(_) => "team_db_error",
+            TeamError::Cases(e) => e.code(),
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            TeamError::TooNew { found, supported } => {
+                Some(serde_json::json!({ "found": found, "supported": supported }))
+            }
+            TeamError::Cases(e) => e.details(),
+            _ => None,
+        }
+    }
+}
+
+impl From<TeamError> for CasesError {
+    fn from(error: TeamError) -> CasesError {
+        match error {
+            TeamError::Cases(e) => e,
+            other => CasesError::Backend { code: other.code(), message: other.to_string() },
+        }
+    }
+}

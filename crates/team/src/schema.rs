@@ -1,0 +1,39 @@
+//! The team database's versioned migrations: numbered `.sql` files embedded in the binary,
+//! applied in order inside one transaction under an advisory lock (so instances starting together
+//! migrate once), the version kept in `skillcase_schema`. A database from a newer Skillcase is
+//! refused and left untouched, as the embedded database's `db_too_new` does.
+
+use postgres::Client;
+
+use crate::error::TeamError;
+
+/// Every migration, in order; the version of a database is how many of them it has.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_inbox.sql")];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Any fixed key: instances migrating the same database at once take turns on it.
+const MIGRATION_LOCK: i64 = 0x536b_696c_6c63_6173;
+
+/// Brings the database up to [`SCHEMA_VERSION`]; returns the version it had before.
+pub fn migrate(client: &mut Client) -> Result<i64, TeamError> {
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS skillcase_schema (version BIGINT NOT NULL)")?;
+    let found: Option<i64> = tx.query_opt("SELECT version FROM skillcase_schema", &[])?.map(|r| r.get(0));
+    let found = found.unwrap_or(0);
+    if found > SCHEMA_VERSION {
+        return Err(TeamError::TooNew { found, supported: SCHEMA_VERSION });
+    }
+    for sql in &MIGRATIONS[found as usize..] {
+        tx.batch_execute(sql)?;
+    }
+    if found == 0 {
+        tx.execute("INSERT INTO skillcase_schema (version) VALUES ($1)", &[&SCHEMA_VERSION])?;
+    } else {
+        tx.execute("UPDATE skillcase_schema SET version = $1", &[&SCHEMA_VERSION])?;
+    }
+    tx.commit()?;
+    Ok(found)
+}

@@ -57,6 +57,9 @@ pub struct AppOptions {
     pub overdue_poll: std::time::Duration,
     /// How often the quiet-customer job runs (with `background`).
     pub quiet_poll: std::time::Duration,
+    /// The team database given on the command line (`--database postgres://…`); `None` takes
+    /// `$SKILLCASE_DATABASE_URL`, else the one saved in Settings, else the embedded database.
+    pub database: Option<String>,
 }
 
 impl AppOptions {
@@ -73,6 +76,7 @@ impl AppOptions {
             background: true,
             overdue_poll: crate::overdue::poll_interval(),
             quiet_poll: crate::quiet::poll_interval(),
+            database: None,
         }
     }
 }
@@ -101,6 +105,8 @@ pub(crate) struct Inner {
     waker: DeliveryWaker,
     overdue: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     quiet: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The team database, when the cases live on one.
+    pub team: Option<crate::team::TeamConnection>,
 }
 
 impl std::fmt::Debug for App {
@@ -117,6 +123,7 @@ impl App {
     pub async fn start(options: AppOptions) -> Result<App, ErrorBody> {
         let db = Database::open(&options.data_dir.join(db::DATABASE_FILE))?;
         let sqlite = SqliteCases::new(Arc::clone(&db));
+        let team = crate::team::connect(options.database.as_deref(), &options.data_dir).await?;
         let settings: Arc<dyn SettingsRepository> = Arc::new(SqliteSettings::new(Arc::clone(&db)));
         let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
         let skills_dir = match options.skills_dir {
@@ -135,7 +142,10 @@ impl App {
         if options.background {
             library.get()?;
         }
-        let outbox: Arc<dyn OutboxRepository> = Arc::new(sqlite.clone());
+        let (cases, outbox): (Arc<dyn CasesRepository>, Arc<dyn OutboxRepository>) = match &team {
+            Some(team) => (Arc::new(team.cases.clone()), Arc::new(team.cases.clone())),
+            None => (Arc::new(sqlite.clone()), Arc::new(sqlite.clone())),
+        };
         let replies: Arc<dyn SavedRepliesRepository> = Arc::new(sqlite.clone());
         let (worker, waker) = if options.background {
             let (stop, stopped) = oneshot::channel::<()>();
@@ -156,7 +166,7 @@ impl App {
                 person: options.person,
                 events: options.events,
                 db,
-                cases: Arc::new(sqlite),
+                cases,
                 outbox,
                 replies,
                 settings,
@@ -168,9 +178,13 @@ impl App {
                 waker,
                 overdue: std::sync::Mutex::new(None),
                 quiet: std::sync::Mutex::new(None),
+                team,
             }),
         };
         if options.background {
+            if let Some(team) = &app.inner.team {
+                team.listen(&app.inner.events);
+            }
             let watch = crate::overdue::watch(app.clone(), options.overdue_poll);
             *app.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()) = Some(watch);
             let quiet = crate::quiet::watch(app.clone(), options.quiet_poll);
@@ -206,6 +220,10 @@ impl App {
         }
         if let Some(sweeper) = self.inner.sweeper.lock().unwrap_or_else(|p| p.into_inner()).take() {
             sweeper.abort();
+        }
+        if let Some(team) = &self.inner.team {
+            let team = team.clone();
+            let _ = tokio::task::spawn_blocking(move || team.stop_listening()).await;
         }
     }
 

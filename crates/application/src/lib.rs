@@ -24,6 +24,7 @@ pub mod replies;
 mod running;
 pub mod settings;
 pub mod skills;
+pub mod team;
 pub mod token;
 pub mod workspace;
 

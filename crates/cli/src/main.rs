@@ -37,6 +37,11 @@ mod workspace;
 #[derive(Debug, Parser)]
 #[command(name = "skillcase", version, about, long_about = None)]
 struct Cli {
+    /// The team inbox's PostgreSQL (postgres://user:password@host/database) for the commands that
+    /// work on cases; default: $SKILLCASE_DATABASE_URL, else the one saved in Settings, else the
+    /// embedded database.
+    #[arg(long, global = true, value_name = "URL")]
+    database: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -102,6 +107,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    workspace::use_database(cli.database);
     match cli.command {
         Command::Info => {
             let info = skillcase_application::App::block_on(async {

@@ -18,7 +18,7 @@ pub struct McpArgs {
 /// Opens the data directory ($SKILLCASE_DATA_DIR or the default), waits for the skills scan and
 /// serves the client; on its way out the delivery worker hands back any claim it holds.
 pub fn run(args: McpArgs) -> anyhow::Result<ExitCode> {
-    let options = AppOptions { skills_dir: args.skills_dir, ..AppOptions::new(paths::data_dir()?) };
+    let options = AppOptions { skills_dir: args.skills_dir, ..crate::workspace::options(paths::data_dir()?) };
     App::block_on(async {
         let stopped = crate::serve::stop_signal()?;
         let app = App::start(options).await?;

@@ -32,7 +32,7 @@ pub struct ServeArgs {
 /// A signal during start-up (a scan that takes long) stops it too, and nothing stuck in a
 /// blocking call keeps the process alive afterwards (see [`App::block_on`]).
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let options = AppOptions { skills_dir: args.skills_dir, ..AppOptions::new(paths::data_dir()?) };
+    let options = AppOptions { skills_dir: args.skills_dir, ..crate::workspace::options(paths::data_dir()?) };
     App::block_on(async {
         let stopped = stop_signal()?;
         tokio::pin!(stopped);

@@ -3,9 +3,23 @@
 //! never delivers a reply or watches a folder as a side effect.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use skillcase_application::{paths, App, AppOptions};
 use skillcase_common::ErrorBody;
+
+/// The `--database` of this run, set once by `main` before any command opens the application.
+static DATABASE: OnceLock<Option<String>> = OnceLock::new();
+
+/// Remembers `--database` for every application this run opens.
+pub fn use_database(database: Option<String>) {
+    let _ = DATABASE.set(database);
+}
+
+/// The options for `data_dir` with this run's `--database`.
+pub fn options(data_dir: PathBuf) -> AppOptions {
+    AppOptions { database: DATABASE.get().cloned().flatten(), ..AppOptions::new(data_dir) }
+}
 
 /// The application over `data_dir` (default: `$SKILLCASE_DATA_DIR` or the platform's), serving
 /// `skills_dir` when given (else the saved setting).
@@ -14,8 +28,7 @@ pub async fn open(data_dir: Option<PathBuf>, skills_dir: Option<PathBuf>) -> any
         Some(dir) => dir,
         None => paths::data_dir()?,
     };
-    let options =
-        AppOptions { skills_dir, catalog_dir: None, background: false, ..AppOptions::new(data_dir) };
+    let options = AppOptions { skills_dir, catalog_dir: None, background: false, ..options(data_dir) };
     Ok(App::start(options).await?)
 }
 

@@ -202,15 +202,17 @@ CREATE TABLE settings (
 );
 
 -- Live updates: every change to a case or its deliveries is announced on the channel
--- `skillcase_cases` as `opened:<case id>` or `changed:<case id>`, delivered to every listening
--- instance when the transaction commits (and not at all if it rolls back).
+-- `skillcase_cases` as `opened:<case id>:<writer>` or `changed:<case id>:<writer>` (the writer is
+-- the connection's application_name, so an instance can skip what it announced itself), delivered
+-- to every listening instance when the transaction commits (and not at all if it rolls back).
 CREATE FUNCTION skillcase_announce() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_TABLE_NAME = 'cases' THEN
         PERFORM pg_notify('skillcase_cases',
-            CASE WHEN TG_OP = 'INSERT' THEN 'opened:' ELSE 'changed:' END || NEW.id);
+            CASE WHEN TG_OP = 'INSERT' THEN 'opened:' ELSE 'changed:' END || NEW.id || ':'
+            || current_setting('application_name'));
     ELSE
-        PERFORM pg_notify('skillcase_cases', 'changed:' || NEW.case_id);
+        PERFORM pg_notify('skillcase_cases', 'changed:' || NEW.case_id || ':' || current_setting('application_name'));
     END IF;
     RETURN NULL;
 END

@@ -9,7 +9,8 @@ use crate::error::TeamError;
 /// The switches of `agent_id` (every switch on for an agent without settings, or no id).
 pub fn switches(c: &mut impl GenericClient, agent_id: Option<&str>) -> Result<AgentSwitches, TeamError> {
     let Some(agent_id) = agent_id else { return Ok(AgentSwitches::default()) };
-    let row = c.query_opt("SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = $1", &[&agent_id])?;
+    let row =
+        c.query_opt("SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = $1", &[&agent_id])?;
     Ok(match row {
         Some(row) => AgentSwitches { cases_enabled: row.try_get(0)?, guardrail_enabled: row.try_get(1)? },
         None => AgentSwitches::default(),

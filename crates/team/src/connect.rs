@@ -102,16 +102,23 @@ pub fn tls() -> MakeRustlsConnect {
     MakeRustlsConnect::new(config)
 }
 
-/// Opens a pool of up to `max` connections, failing with `team_db_unreachable` (the server's
-/// own words) when the first one cannot be made.
-pub fn pool(url: &TeamUrl, max: u32) -> Result<Pool, TeamError> {
-    let mut config: postgres::Config = url.secret().parse().map_err(|e: postgres::Error| {
-        TeamError::InvalidUrl(e.to_string())
-    })?;
+/// The client configuration of `url`, with a connect timeout unless the URL sets one.
+pub fn config(url: &TeamUrl) -> Result<postgres::Config, TeamError> {
+    let mut config: postgres::Config =
+        url.secret().parse().map_err(|e: postgres::Error| TeamError::InvalidUrl(e.to_string()))?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
     config.application_name("skillcase");
+    Ok(config)
+}
+
+/// Opens a pool of up to `max` connections named `application_name` (what the live updates'
+/// writer field carries), failing with `team_db_unreachable` (the server's
+/// own words) when the first one cannot be made.
+pub fn pool(url: &TeamUrl, max: u32, application_name: &str) -> Result<Pool, TeamError> {
+    let mut config = config(url)?;
+    config.application_name(application_name);
     let manager = PostgresConnectionManager::new(config.clone(), tls());
     // Connect once by hand first: r2d2 only says "timed out", the server says why.
     config.connect(tls()).map_err(|e| TeamError::unreachable(url, &e))?;
@@ -121,6 +128,19 @@ pub fn pool(url: &TeamUrl, max: u32) -> Result<Pool, TeamError> {
         .connection_timeout(CONNECT_TIMEOUT)
         .build(manager)
         .map_err(|e| TeamError::Unreachable { url: url.redacted(), reason: e.to_string() })
+}
+
+/// Connects once to `url` and reads the server's version and how many cases the database holds
+/// (0 when Skillcase's schema is not there yet), creating nothing: Settings' Test.
+pub fn probe(url: &TeamUrl) -> Result<(String, i64), TeamError> {
+    let mut client = config(url)?.connect(tls()).map_err(|e| TeamError::unreachable(url, &e))?;
+    let version: String = client.query_one("SHOW server_version", &[])?.try_get(0)?;
+    let has_cases: bool = client.query_one("SELECT to_regclass('cases') IS NOT NULL", &[])?.try_get(0)?;
+    let cases: i64 = match has_cases {
+        true => client.query_one("SELECT count(*) FROM cases", &[])?.try_get(0)?,
+        false => 0,
+    };
+    Ok((version, cases))
 }
 
 #[cfg(test)]

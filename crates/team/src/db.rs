@@ -71,7 +71,8 @@ impl Pg {
         let mut attempt = 1;
         loop {
             let mut tx = conn.transaction()?;
-            let outcome = work(&mut tx).and_then(|value| tx.commit().map(|()| value).map_err(TeamError::from));
+            let outcome =
+                work(&mut tx).and_then(|value| tx.commit().map(|()| value).map_err(TeamError::from));
             match outcome {
                 Err(error) if attempt < ATTEMPTS && raced(&error) => attempt += 1,
                 other => return other,
@@ -84,7 +85,9 @@ impl Pg {
 fn raced(error: &TeamError) -> bool {
     let TeamError::Postgres(e) = error else { return false };
     match e.code() {
-        Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => {
+        Some(code)
+            if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED =>
+        {
             true
         }
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => e

@@ -17,6 +17,9 @@ pub fn set_endpoint(tx: &mut Transaction<'_>, input: &EndpointInput) -> Result<E
     todo!()
 }
 
-pub fn checked_endpoint(c: &mut impl GenericClient, input: &EndpointInput) -> Result<EndpointSettings, TeamError> {
+pub fn checked_endpoint(
+    c: &mut impl GenericClient,
+    input: &EndpointInput,
+) -> Result<EndpointSettings, TeamError> {
     todo!()
 }

@@ -13,7 +13,11 @@ pub fn record_veto(tx: &mut Transaction<'_>, veto: &Veto) -> Result<VetoCount, T
     todo!()
 }
 
-pub fn record_promise(tx: &mut Transaction<'_>, case_id: &str, promise: &NewPromise) -> Result<bool, TeamError> {
+pub fn record_promise(
+    tx: &mut Transaction<'_>,
+    case_id: &str,
+    promise: &NewPromise,
+) -> Result<bool, TeamError> {
     todo!()
 }
 
@@ -25,6 +29,11 @@ pub fn take_overdue_targets(tx: &mut Transaction<'_>, now: &str) -> Result<Vec<O
     todo!()
 }
 
-pub fn note_auto_case(tx: &mut Transaction<'_>, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), TeamError> {
+pub fn note_auto_case(
+    tx: &mut Transaction<'_>,
+    conversation_id: &str,
+    turn_id: &str,
+    case_id: &str,
+) -> Result<(), TeamError> {
     todo!()
 }

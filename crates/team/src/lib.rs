@@ -45,6 +45,8 @@ use db::Pg;
 pub struct PgCases {
     pg: Pg,
     url: TeamUrl,
+    /// This instance's application name on the server, unique per process and open.
+    instance: String,
 }
 
 impl PgCases {
@@ -56,16 +58,23 @@ impl PgCases {
 
     /// [`PgCases::open`] with a pool of `max_connections`.
     pub fn open_with(url: &TeamUrl, max_connections: u32) -> Result<PgCases, TeamError> {
-        let pool = connect::pool(url, max_connections)?;
+        let instance = format!("skillcase {}", uuid::Uuid::new_v4().simple());
+        let pool = connect::pool(url, max_connections, &instance)?;
         let mut conn = pool.get()?;
         schema::migrate(&mut conn)?;
         drop(conn);
-        Ok(PgCases { pg: Pg::new(pool), url: url.clone() })
+        Ok(PgCases { pg: Pg::new(pool), url: url.clone(), instance })
     }
 
     /// Where the cases live, without the password.
     pub fn url(&self) -> &TeamUrl {
         &self.url
+    }
+
+    /// Listens for the changes other instances commit (see [`live`]), calling `on_change` for
+    /// each on the listener's thread.
+    pub fn listen(&self, on_change: impl Fn(live::TeamChange) + Send + 'static) -> live::Listener {
+        live::Listener::start(self.url.clone(), Some(self.instance.clone()), on_change)
     }
 
     /// The pool, for the jobs that need several transactions.

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 
-use crate::connect::{tls, TeamUrl};
+use crate::connect::{config, tls, TeamUrl};
 
 /// The channel the schema's triggers notify on.
 pub const CHANNEL: &str = "skillcase_cases";
@@ -32,13 +32,14 @@ pub enum TeamChange {
 }
 
 impl TeamChange {
-    /// Reads a notification's payload (`opened:<id>` / `changed:<id>`).
-    pub fn parse(payload: &str) -> Option<TeamChange> {
-        let (kind, case_id) = payload.split_once(':')?;
-        let case_id = case_id.to_string();
+    /// Reads a notification's payload (`opened:<id>:<writer>` / `changed:<id>:<writer>`), with
+    /// the writer's application name.
+    pub fn parse(payload: &str) -> Option<(TeamChange, &str)> {
+        let mut parts = payload.splitn(3, ':');
+        let (kind, case_id, writer) = (parts.next()?, parts.next()?.to_string(), parts.next().unwrap_or(""));
         match kind {
-            "opened" => Some(TeamChange::Opened { case_id }),
-            "changed" => Some(TeamChange::Changed { case_id }),
+            "opened" => Some((TeamChange::Opened { case_id }, writer)),
+            "changed" => Some((TeamChange::Changed { case_id }, writer)),
             _ => None,
         }
     }
@@ -51,13 +52,26 @@ pub struct Listener {
 }
 
 impl Listener {
-    /// Starts listening on `url`, calling `on_change` on the listener's thread for each change.
-    pub fn start(url: TeamUrl, on_change: impl Fn(TeamChange) + Send + 'static) -> Listener {
+    /// Starts listening on `url`, calling `on_change` on the listener's thread for each change
+    /// written by anyone but `own` (the application name of this instance's pool, whose changes
+    /// it already announced itself).
+    pub fn start(
+        url: TeamUrl,
+        own: Option<String>,
+        on_change: impl Fn(TeamChange) + Send + 'static,
+    ) -> Listener {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("skillcase-team-listen".into())
-            .spawn(move || listen(&url, &flag, &on_change))
+            .spawn(move || {
+                let relay = |payload: &str| match TeamChange::parse(payload) {
+                    Some((_, writer)) if own.as_deref() == Some(writer) => {}
+                    Some((change, _)) => on_change(change),
+                    None => {}
+                };
+                listen(&url, &flag, &relay, &on_change)
+            })
             .expect("the listener thread starts");
         Listener { stop, thread: Some(thread) }
     }
@@ -82,10 +96,10 @@ impl Drop for Listener {
 }
 
 /// Connects, listens and relays until `stop` is set, connecting again whenever the server goes.
-fn listen(url: &TeamUrl, stop: &AtomicBool, on_change: &dyn Fn(TeamChange)) {
+fn listen(url: &TeamUrl, stop: &AtomicBool, relay: &dyn Fn(&str), on_change: &dyn Fn(TeamChange)) {
     let mut first = true;
     while !stop.load(Ordering::SeqCst) {
-        let Ok(mut client) = postgres::Client::connect(url.secret(), tls()) else {
+        let Ok(Ok(mut client)) = config(url).map(|c| c.connect(tls())) else {
             std::thread::sleep(RECONNECT);
             continue;
         };
@@ -97,22 +111,18 @@ fn listen(url: &TeamUrl, stop: &AtomicBool, on_change: &dyn Fn(TeamChange)) {
             on_change(TeamChange::Resync);
         }
         first = false;
-        relay(&mut client, stop, on_change);
+        pass_on(&mut client, stop, relay);
     }
 }
 
-/// Relays notifications until the connection fails or `stop` is set.
-fn relay(client: &mut postgres::Client, stop: &AtomicBool, on_change: &dyn Fn(TeamChange)) {
+/// Hands each notification's payload to `relay` until the connection fails or `stop` is set.
+fn pass_on(client: &mut postgres::Client, stop: &AtomicBool, relay: &dyn Fn(&str)) {
     while !stop.load(Ordering::SeqCst) && !client.is_closed() {
         let mut notifications = client.notifications();
         let mut batch = notifications.timeout_iter(POLL);
         loop {
             match batch.next() {
-                Ok(Some(note)) => {
-                    if let Some(change) = TeamChange::parse(note.payload()) {
-                        on_change(change);
-                    }
-                }
+                Ok(Some(note)) => relay(note.payload()),
                 Ok(None) => break,
                 Err(_) => return,
             }
@@ -125,9 +135,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_payload_names_the_change_and_its_case() {
-        assert_eq!(TeamChange::parse("opened:c-1"), Some(TeamChange::Opened { case_id: "c-1".into() }));
-        assert_eq!(TeamChange::parse("changed:c-2"), Some(TeamChange::Changed { case_id: "c-2".into() }));
+    fn a_payload_names_the_change_its_case_and_its_writer() {
+        let opened = TeamChange::Opened { case_id: "c-1".into() };
+        assert_eq!(TeamChange::parse("opened:c-1:skillcase 7f"), Some((opened, "skillcase 7f")));
+        let changed = TeamChange::Changed { case_id: "c-2".into() };
+        assert_eq!(TeamChange::parse("changed:c-2:psql"), Some((changed, "psql")));
         assert_eq!(TeamChange::parse("other"), None);
     }
 }

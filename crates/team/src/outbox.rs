@@ -40,6 +40,9 @@ pub fn status(c: &mut impl GenericClient) -> Result<OutboxStatus, TeamError> {
     todo!()
 }
 
-pub fn deliveries_in_state(c: &mut impl GenericClient, state: DeliveryState) -> Result<Vec<Delivery>, TeamError> {
+pub fn deliveries_in_state(
+    c: &mut impl GenericClient,
+    state: DeliveryState,
+) -> Result<Vec<Delivery>, TeamError> {
     todo!()
 }

@@ -59,7 +59,12 @@ impl CasesRepository for PgCases {
         Ok(self.pg.write(|tx| transition::cancel(tx, case_id, actor, actor_name, reason))?)
     }
 
-    fn cancel_many(&self, case_ids: &[String], actor_name: &str, reason: &str) -> Result<Vec<Case>, CasesError> {
+    fn cancel_many(
+        &self,
+        case_ids: &[String],
+        actor_name: &str,
+        reason: &str,
+    ) -> Result<Vec<Case>, CasesError> {
         Ok(self.pg.write(|tx| transition::cancel_many(tx, case_ids, actor_name, reason))?)
     }
 

@@ -23,7 +23,12 @@ pub fn reply(
     todo!()
 }
 
-pub fn add_note(tx: &mut Transaction<'_>, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, TeamError> {
+pub fn add_note(
+    tx: &mut Transaction<'_>,
+    case_id: &str,
+    text: &str,
+    actor_name: &str,
+) -> Result<CaseEvent, TeamError> {
     todo!()
 }
 
@@ -31,11 +36,19 @@ pub fn provide_update(tx: &mut Transaction<'_>, case_id: &str, info: &str) -> Re
     todo!()
 }
 
-pub fn record_lead_asked(tx: &mut Transaction<'_>, case_id: &str, text: Option<&str>) -> Result<Case, TeamError> {
+pub fn record_lead_asked(
+    tx: &mut Transaction<'_>,
+    case_id: &str,
+    text: Option<&str>,
+) -> Result<Case, TeamError> {
     todo!()
 }
 
-pub fn record_lead_unresponsive(tx: &mut Transaction<'_>, case_id: &str, note: Option<&str>) -> Result<Case, TeamError> {
+pub fn record_lead_unresponsive(
+    tx: &mut Transaction<'_>,
+    case_id: &str,
+    note: Option<&str>,
+) -> Result<Case, TeamError> {
     todo!()
 }
 
@@ -49,7 +62,12 @@ pub fn cancel(
     todo!()
 }
 
-pub fn cancel_many(tx: &mut Transaction<'_>, case_ids: &[String], actor_name: &str, reason: &str) -> Result<Vec<Case>, TeamError> {
+pub fn cancel_many(
+    tx: &mut Transaction<'_>,
+    case_ids: &[String],
+    actor_name: &str,
+    reason: &str,
+) -> Result<Vec<Case>, TeamError> {
     todo!()
 }
 

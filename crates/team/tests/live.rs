@@ -6,6 +6,7 @@ mod support;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use skillcase_cases::CasesRepository;
 use skillcase_team::live::{Listener, TeamChange};
 use support::{psql, team};
 
@@ -14,7 +15,7 @@ const INSERT_CASE: &str = "INSERT INTO cases (id, number, conversation_id, statu
 
 fn listening(team: &skillcase_team::PgCases) -> (Listener, mpsc::Receiver<TeamChange>) {
     let (send, changes) = mpsc::channel();
-    let listener = Listener::start(team.url().clone(), move |change| {
+    let listener = team.listen(move |change| {
         let _ = send.send(change);
     });
     // LISTEN is in place once a first notification gets through.
@@ -55,4 +56,18 @@ fn a_rolled_back_change_is_never_heard() {
     psql(team.url(), "SELECT pg_notify('skillcase_cases', 'changed:after')");
     let change = changes.recv_timeout(Duration::from_secs(1)).unwrap();
     assert_eq!(change, TeamChange::Changed { case_id: "after".into() });
+}
+
+#[test]
+fn an_instance_does_not_hear_its_own_changes_but_hears_the_others() {
+    let team = team();
+    let other = support::another_instance(&team);
+    let (_listener, changes) = listening(&team);
+    psql(team.url(), INSERT_CASE);
+    team.set_read("c-live", true).unwrap();
+    other.set_read("c-live", false).unwrap();
+    let heard: Vec<TeamChange> =
+        std::iter::from_fn(|| changes.recv_timeout(Duration::from_millis(500)).ok()).collect();
+    let changed = TeamChange::Changed { case_id: "c-live".into() };
+    assert_eq!(heard, vec![TeamChange::Opened { case_id: "c-live".into() }, changed]);
 }

@@ -44,7 +44,8 @@ fn the_timeline_refuses_updates_deletes_and_truncation() {
          VALUES ('c1', 1, 'conv', 'awaiting_human', 't', 's', 'agent', 'x', 'x'); \
          INSERT INTO case_events (case_id, kind, actor, at) VALUES ('c1', 'opened', 'agent', 'x')",
     );
-    for sql in ["UPDATE case_events SET at = 'y'", "DELETE FROM case_events", "TRUNCATE case_events CASCADE"] {
+    for sql in ["UPDATE case_events SET at = 'y'", "DELETE FROM case_events", "TRUNCATE case_events CASCADE"]
+    {
         assert!(psql_refused(&url, sql).contains("append-only"), "{sql}");
     }
     assert_eq!(psql(&url, "SELECT count(*) FROM case_events"), "1");

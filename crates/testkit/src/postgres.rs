@@ -41,8 +41,20 @@ impl Cluster {
             run(Command::new("chown").arg(user).arg(&dir), "chown");
         }
         let cluster = Cluster { port: free_port(), bin, dir, run_as };
-        cluster.pg("initdb")
-            .args(["-D", &cluster.data(), "-U", ROLE, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"])
+        cluster
+            .pg("initdb")
+            .args([
+                "-D",
+                &cluster.data(),
+                "-U",
+                ROLE,
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--no-sync",
+            ])
             .status_ok("initdb");
         cluster.watch_parent();
         let options = format!(
@@ -51,7 +63,8 @@ impl Cluster {
             cluster.port,
             cluster.dir.display()
         );
-        cluster.pg("pg_ctl")
+        cluster
+            .pg("pg_ctl")
             .args(["-D", &cluster.data(), "-l", &cluster.log(), "-w", "-t", "60", "-o", &options, "start"])
             .status_ok("pg_ctl start");
         cluster

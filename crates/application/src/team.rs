@@ -1,0 +1,230 @@
+//! The team inbox setting (issue 27): which PostgreSQL database, if any, holds this desktop's
+//! cases instead of the embedded SQLite file. First match wins: the `--database` option, then
+//! `$SKILLCASE_DATABASE_URL`, then the URL saved from Settings in `team-database.url` (mode 0600:
+//! it carries the password), else the embedded database.
+//!
+//! The password never leaves this module except to connect: what Settings, `info` and errors
+//! show is [`TeamUrl::redacted`].
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use skillcase_common::events::{DomainEvent, EventBus};
+use skillcase_common::ErrorBody;
+use skillcase_team::live::{Listener, TeamChange};
+use skillcase_team::{PgCases, TeamUrl};
+use ts_rs::TS;
+
+/// The environment variable `serve`, the CLI and the desktop read the team database URL from.
+pub const DATABASE_URL_ENV: &str = "SKILLCASE_DATABASE_URL";
+
+/// The file in the data directory that keeps the URL saved from Settings.
+pub const TEAM_FILE: &str = "team-database.url";
+
+/// Where this application's cases live, as Settings shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TeamInbox {
+    /// The team database in use, its password shown as `****`; `None`: the embedded database.
+    pub url: Option<String>,
+    /// Where that choice comes from.
+    pub source: TeamSource,
+    /// The URL saved in Settings (redacted), which the next start uses unless an option or the
+    /// environment says otherwise.
+    pub saved: Option<String>,
+}
+
+/// Which setting chose the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum TeamSource {
+    /// No team database: the embedded SQLite file.
+    Embedded,
+    /// `--database` on the command line.
+    Option,
+    /// `$SKILLCASE_DATABASE_URL`.
+    Environment,
+    /// Saved in Settings.
+    Settings,
+}
+
+/// What Test found at a team database URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TeamCheck {
+    /// The URL tested, redacted.
+    pub url: String,
+    /// The server's version (`SHOW server_version`).
+    pub server_version: String,
+    /// Cases already in the team database (0 for a new one, which a solo inbox can be copied into).
+    pub cases: i64,
+}
+
+/// The team database an application runs on: its repositories, where the choice came from, and
+/// the listener that puts other instances' changes on this application's bus. Cheap to clone.
+#[derive(Clone)]
+pub struct TeamConnection {
+    pub cases: PgCases,
+    pub source: TeamSource,
+    listener: Arc<Mutex<Option<Listener>>>,
+}
+
+impl TeamConnection {
+    /// Starts relaying the changes other instances commit to `events`, as the changes this
+    /// application makes itself are announced: a new case as `case-opened`, anything else as
+    /// `case-changed` (a resync after a lost connection as a change of no particular case).
+    pub fn listen(&self, events: &EventBus) {
+        let events = events.clone();
+        let listener = self.cases.listen(move |change| {
+            events.publish(match change {
+                TeamChange::Opened { case_id } => DomainEvent::CaseOpened { id: case_id },
+                TeamChange::Changed { case_id } => DomainEvent::CaseChanged { id: case_id },
+                TeamChange::Resync => DomainEvent::CaseChanged { id: String::new() },
+            })
+        });
+        *self.listener.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener);
+    }
+
+    /// Stops the listener (blocks for at most its poll interval).
+    pub fn stop_listening(&self) {
+        if let Some(listener) = self.listener.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            listener.stop();
+        }
+    }
+}
+
+/// Opens the team database chosen for an application opened with `explicit`, if one is.
+pub async fn connect(explicit: Option<&str>, data_dir: &Path) -> Result<Option<TeamConnection>, ErrorBody> {
+    let (Some(url), source) = chosen(explicit, data_dir)? else { return Ok(None) };
+    let cases = open(url).await?;
+    Ok(Some(TeamConnection { cases, source, listener: Arc::new(Mutex::new(None)) }))
+}
+
+/// The team database chosen for an application opened with `explicit` (`--database`).
+pub fn chosen(explicit: Option<&str>, data_dir: &Path) -> Result<(Option<TeamUrl>, TeamSource), ErrorBody> {
+    if let Some(raw) = explicit.filter(|raw| !raw.trim().is_empty()) {
+        return Ok((Some(TeamUrl::parse(raw)?), TeamSource::Option));
+    }
+    if let Some(raw) = std::env::var(DATABASE_URL_ENV).ok().filter(|raw| !raw.trim().is_empty()) {
+        return Ok((Some(TeamUrl::parse(&raw)?), TeamSource::Environment));
+    }
+    Ok(match saved(data_dir)? {
+        Some(url) => (Some(url), TeamSource::Settings),
+        None => (None, TeamSource::Embedded),
+    })
+}
+
+/// The URL saved in Settings, if any.
+pub fn saved(data_dir: &Path) -> Result<Option<TeamUrl>, ErrorBody> {
+    let path = data_dir.join(TEAM_FILE);
+    match fs::read_to_string(&path) {
+        Ok(text) if text.trim().is_empty() => Ok(None),
+        Ok(text) => Ok(Some(TeamUrl::parse(text.trim())?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error("read", &path, &e)),
+    }
+}
+
+/// Saves `url` for the next start (mode 0600, replaced atomically), or forgets it with `None`.
+pub fn save(data_dir: &Path, url: Option<&TeamUrl>) -> Result<(), ErrorBody> {
+    let path = data_dir.join(TEAM_FILE);
+    let Some(url) = url else {
+        return match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error("remove", &path, &e)),
+            _ => Ok(()),
+        };
+    };
+    let temp = write_private(&path, url.secret())?;
+    fs::rename(&temp, &path).map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        io_error("save", &path, &e)
+    })?;
+    skillcase_common::durable::sync_dir(data_dir).map_err(|e| io_error("save", &path, &e))
+}
+
+/// Connects to `url` and reports the server and how many cases it holds, creating nothing: a
+/// database without Skillcase's schema yet counts 0 cases.
+pub fn check(url: &TeamUrl) -> Result<TeamCheck, ErrorBody> {
+    let (server_version, cases) = skillcase_team::connect::probe(url)?;
+    Ok(TeamCheck { url: url.redacted(), server_version, cases })
+}
+
+/// Opens the team repositories on `url` (migrating its schema), off the async runtime: the
+/// blocking client may not run on an async task's thread.
+pub async fn open(url: TeamUrl) -> Result<PgCases, ErrorBody> {
+    tokio::task::spawn_blocking(move || PgCases::open(&url).map_err(ErrorBody::from)).await.unwrap_or_else(
+        |e| Err(ErrorBody::new("task_failed", format!("opening the team database stopped: {e}"))),
+    )
+}
+
+/// Writes `text` to a new file beside `path` that only this user can read, made durable.
+fn write_private(path: &Path, text: &str) -> Result<PathBuf, ErrorBody> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| io_error("create the directory of", path, &e))?;
+    let temp = dir.join(format!(".{TEAM_FILE}.{}.tmp", std::process::id()));
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options.open(&temp).and_then(|mut file| {
+        file.write_all(format!("{text}\n").as_bytes())?;
+        file.sync_all()
+    });
+    written.map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        io_error("write", path, &e)
+    })?;
+    Ok(temp)
+}
+
+fn io_error(action: &str, path: &Path, error: &std::io::Error) -> ErrorBody {
+    ErrorBody::new("team_setting_io", format!("cannot {action} {}: {error}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const URL: &str = "postgres://ana:s3cret@db.example:5432/support";
+
+    #[test]
+    fn a_saved_url_is_private_to_the_user() {
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), Some(&TeamUrl::parse(URL).unwrap())).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(dir.path().join(TEAM_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert_eq!(saved(dir.path()).unwrap().unwrap().secret(), URL);
+    }
+
+    #[test]
+    fn forgetting_the_url_goes_back_to_the_embedded_database() {
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), Some(&TeamUrl::parse(URL).unwrap())).unwrap();
+        save(dir.path(), None).unwrap();
+        assert_eq!(saved(dir.path()).unwrap(), None);
+        assert!(!dir.path().join(TEAM_FILE).exists());
+    }
+
+    #[test]
+    fn the_option_wins_over_the_saved_url() {
+        let dir = tempfile::tempdir().unwrap();
+        save(dir.path(), Some(&TeamUrl::parse("postgres://db.example/saved").unwrap())).unwrap();
+        let (url, source) = chosen(Some(URL), dir.path()).unwrap();
+        assert_eq!((url.unwrap().secret(), source), (URL, TeamSource::Option));
+    }
+
+    #[test]
+    fn a_bad_option_is_refused_with_its_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = chosen(Some("mysql://db.example/x"), dir.path()).unwrap_err();
+        assert_eq!(err.code, "invalid_team_url");
+    }
+}

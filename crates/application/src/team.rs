@@ -97,6 +97,40 @@ impl TeamConnection {
     }
 }
 
+impl crate::App {
+    /// Where this application's cases live and what Settings saved, passwords hidden.
+    pub fn team_inbox(&self) -> Result<TeamInbox, ErrorBody> {
+        let inner = self.inner();
+        let (url, source) = match &inner.team {
+            Some(team) => (Some(team.cases.url().redacted()), team.source),
+            None => (None, TeamSource::Embedded),
+        };
+        let saved = saved(&inner.data_dir)?.map(|url| url.redacted());
+        Ok(TeamInbox { url, source, saved })
+    }
+
+    /// Settings' Test: reaches the team database at `url` and says what is there, changing
+    /// nothing.
+    pub async fn test_team_database(&self, url: String) -> Result<TeamCheck, ErrorBody> {
+        let url = TeamUrl::parse(&url)?;
+        self.blocking(move |_| check(&url)).await
+    }
+
+    /// Saves the team database for the next start, after checking it can be reached (an
+    /// unreachable one is refused and nothing is saved); `None` goes back to the embedded database.
+    pub async fn save_team_database(&self, url: Option<String>) -> Result<TeamInbox, ErrorBody> {
+        let url = url.filter(|raw| !raw.trim().is_empty()).map(|raw| TeamUrl::parse(&raw)).transpose()?;
+        self.blocking(move |inner| {
+            if let Some(url) = &url {
+                check(url)?;
+            }
+            save(&inner.data_dir, url.as_ref())
+        })
+        .await?;
+        self.team_inbox()
+    }
+}
+
 /// Opens the team database chosen for an application opened with `explicit`, if one is.
 pub async fn connect(explicit: Option<&str>, data_dir: &Path) -> Result<Option<TeamConnection>, ErrorBody> {
     let (Some(url), source) = chosen(explicit, data_dir)? else { return Ok(None) };

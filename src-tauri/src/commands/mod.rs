@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod replies;
 pub mod settings;
 pub mod skills;
+pub mod team;
 
 /// Every command's declaration, for the generated TypeScript bindings.
 #[cfg(test)]
@@ -23,6 +24,7 @@ pub fn signatures() -> Vec<crate::ipc::Signature> {
             replies::signatures(),
             settings::signatures(),
             skills::signatures(),
+            team::signatures(),
         ])
         .flatten()
         .collect()

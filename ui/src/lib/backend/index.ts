@@ -13,3 +13,4 @@ export * from "./mcp";
 export * from "./dialog";
 export * from "./replies";
 export * from "./remote";
+export * from "./team";

@@ -5,7 +5,8 @@ import { catalog } from "./catalog";
 import { cases } from "./cases";
 import { settings } from "./settings";
 import { install } from "./install";
+import { team } from "./team";
 
-export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install };
+export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team };
 
 export type MessageKey = keyof typeof en;

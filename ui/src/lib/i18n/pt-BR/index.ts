@@ -6,5 +6,6 @@ import { catalog } from "./catalog";
 import { cases } from "./cases";
 import { settings } from "./settings";
 import { install } from "./install";
+import { team } from "./team";
 
-export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install };
+export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team };

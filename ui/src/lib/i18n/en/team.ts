@@ -1,0 +1,22 @@
+// English text for Settings → Team inbox. pt-BR/team.ts has the same keys (the type checker keeps them in step).
+export const team = {
+  "settings.team.title": "Team inbox",
+  "settings.team.lead": "Share one case inbox with your team on a PostgreSQL database. Skills stay on this desktop.",
+  "settings.team.inUseEmbedded": "Cases live on this desktop only.",
+  "settings.team.inUse": "Cases live on the team database {url}.",
+  "settings.team.source.option": "Chosen with --database for this run.",
+  "settings.team.source.environment": "Chosen by SKILLCASE_DATABASE_URL while it is set.",
+  "settings.team.source.settings": "Saved here.",
+  "settings.team.url": "Connection string",
+  "settings.team.urlHint": "postgres://user:password@host:5432/database — the password is never shown again.",
+  "settings.team.savedUrl": "Saved: {url}",
+  "settings.team.test": "Test",
+  "settings.team.testing": "Testing…",
+  "settings.team.testOk": "PostgreSQL {version} answered. Cases there: {cases}.",
+  "settings.team.testFailed": "The test failed: {error}",
+  "settings.team.save": "Save for the next start",
+  "settings.team.forget": "Use this desktop only",
+  "settings.team.savedRestart": "Saved. Restart Skillcase to open the team inbox.",
+  "settings.team.forgotRestart": "Saved. Restart Skillcase to go back to this desktop's own inbox.",
+  "settings.team.restart": "Restart now",
+};

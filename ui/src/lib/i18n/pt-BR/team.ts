@@ -1,0 +1,24 @@
+// Texto em português de Configurações → Caixa da equipe. en/team.ts tem as mesmas chaves.
+import type { team as en } from "../en/team";
+
+export const team: Record<keyof typeof en, string> = {
+  "settings.team.title": "Caixa da equipe",
+  "settings.team.lead": "Compartilhe uma caixa de casos com a sua equipe num banco PostgreSQL. As skills ficam neste computador.",
+  "settings.team.inUseEmbedded": "Os casos ficam só neste computador.",
+  "settings.team.inUse": "Os casos ficam no banco da equipe {url}.",
+  "settings.team.source.option": "Escolhido com --database nesta execução.",
+  "settings.team.source.environment": "Escolhido por SKILLCASE_DATABASE_URL enquanto ela estiver definida.",
+  "settings.team.source.settings": "Salvo aqui.",
+  "settings.team.url": "String de conexão",
+  "settings.team.urlHint": "postgres://usuario:senha@host:5432/banco — a senha nunca é mostrada de novo.",
+  "settings.team.savedUrl": "Salvo: {url}",
+  "settings.team.test": "Testar",
+  "settings.team.testing": "Testando…",
+  "settings.team.testOk": "O PostgreSQL {version} respondeu. Casos lá: {cases}.",
+  "settings.team.testFailed": "O teste falhou: {error}",
+  "settings.team.save": "Salvar para a próxima abertura",
+  "settings.team.forget": "Usar só este computador",
+  "settings.team.savedRestart": "Salvo. Reinicie o Skillcase para abrir a caixa da equipe.",
+  "settings.team.forgotRestart": "Salvo. Reinicie o Skillcase para voltar à caixa deste computador.",
+  "settings.team.restart": "Reiniciar agora",
+};

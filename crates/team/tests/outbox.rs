@@ -537,6 +537,14 @@ fn the_endpoint_is_shown_with_its_defaults_and_never_with_its_secret() {
 }
 
 #[test]
+fn an_endpoint_url_stored_with_credentials_is_shown_masked() {
+    let team = team();
+    team.set_endpoint(endpoint_at(DEFAULT_URL)).unwrap();
+    psql(team.url(), "UPDATE agent_endpoint SET url = 'http://u:hunter2@127.0.0.1:9/default'");
+    assert_eq!(team.endpoint_view().unwrap().unwrap().url, "http://***@127.0.0.1:9/default");
+}
+
+#[test]
 fn a_checked_endpoint_uses_the_stored_secret_and_stores_nothing() {
     let team = team();
     team.set_endpoint(endpoint_at(DEFAULT_URL)).unwrap();
@@ -596,12 +604,20 @@ fn a_blank_agent_id_is_refused() {
 }
 
 #[test]
-fn an_agent_is_shown_with_its_url_masked_and_never_with_its_secret() {
+fn an_agent_url_stored_with_credentials_is_shown_masked_and_its_secret_never() {
     let team = team();
-    let view = team.set_agent(agent("billing-bot", Some(BILLING_URL))).unwrap();
-    assert_eq!((view.url.as_deref(), view.configured, view.cases), (Some(BILLING_URL), true, 0));
-    let shown = serde_json::to_string(&team.agents().unwrap()).unwrap();
-    assert!(!shown.contains("MfKQ9"), "{shown}");
+    team.set_agent(agent("billing-bot", Some(BILLING_URL))).unwrap();
+    psql(
+        team.url(),
+        "UPDATE agents SET url = 'http://u:hunter2@127.0.0.1:9/billing' WHERE agent_id = 'billing-bot'",
+    );
+    let view = team.agents().unwrap().remove(0);
+    assert_eq!(
+        (view.url.as_deref(), view.configured, view.cases),
+        (Some("http://***@127.0.0.1:9/billing"), true, 0)
+    );
+    let shown = serde_json::to_string(&view).unwrap();
+    assert!(!shown.contains("hunter2") && !shown.contains("MfKQ9"), "{shown}");
 }
 
 #[test]

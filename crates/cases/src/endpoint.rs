@@ -187,7 +187,9 @@ fn masked(raw: &str) -> String {
     }
 }
 
-fn in_range(
+/// `value` if it lies in `range`, else `invalid_endpoint_setting` naming `field` and the range.
+/// Public so the team database's endpoint settings are checked by this same rule.
+pub fn in_range(
     field: &'static str,
     value: u32,
     range: std::ops::RangeInclusive<u32>,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
 use skillcase_team::live::{Listener, TeamChange};
+use skillcase_team::copy::{copy_inbox, CopyReport};
 use skillcase_team::{PgCases, TeamUrl};
 use ts_rs::TS;
 
@@ -128,6 +129,17 @@ impl crate::App {
         })
         .await?;
         self.team_inbox()
+    }
+
+    /// Solo → team: copies this desktop's inbox into the empty team database at `url` (its
+    /// schema created first) and verifies every table's rows and checksum before committing.
+    pub async fn copy_inbox_to_team(&self, url: String) -> Result<CopyReport, ErrorBody> {
+        let url = TeamUrl::parse(&url)?;
+        self.blocking(move |inner| {
+            let team = PgCases::open(&url)?;
+            inner.db.read(|conn| copy_inbox(conn, &team).map_err(ErrorBody::from))
+        })
+        .await
     }
 }
 

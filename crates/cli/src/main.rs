@@ -20,6 +20,7 @@ mod inventory;
 #[path = "match.rs"]
 mod match_cmd;
 mod mcp;
+mod migrate;
 mod prompt;
 mod read;
 mod read_file;
@@ -91,6 +92,8 @@ enum Command {
     Cases(cases::CasesArgs),
     /// Show or set the agent endpoint that replies are delivered to.
     Endpoint(endpoint::EndpointArgs),
+    /// Copy this desktop's inbox (cases, timelines, outbox, agents) into an empty team database.
+    Migrate(migrate::Args),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
     Guard(guard::GuardArgs),
 }
@@ -137,5 +140,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::GcBlobs(args) => gc_blobs::run(args),
         Command::Endpoint(args) => endpoint::run(args),
         Command::Cases(args) => cases::run(args),
+        Command::Migrate(args) => migrate::run(args),
     }
 }

@@ -39,6 +39,22 @@ pub struct NewPromise {
     pub spans: Vec<Span>,
 }
 
+impl NewPromise {
+    /// The payload of the `promise_made` event that records it: public so every backend writes
+    /// the same event the ledger ([`promises_of`]) reads back.
+    pub fn event_payload(&self) -> serde_json::Value {
+        json!({
+            "quote": self.quote,
+            "actor": self.actor,
+            "action": self.action,
+            "due_text": self.due_text,
+            "due_at": self.due_at,
+            "turn_id": self.turn_id,
+            "spans": self.spans,
+        })
+    }
+}
+
 /// A promise on a case's ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -79,15 +95,7 @@ pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) ->
         if duplicate {
             return Ok(false);
         }
-        let payload = json!({
-            "quote": promise.quote,
-            "actor": promise.actor,
-            "action": promise.action,
-            "due_text": promise.due_text,
-            "due_at": promise.due_at,
-            "turn_id": promise.turn_id,
-            "spans": promise.spans,
-        });
+        let payload = promise.event_payload();
         let now = clock::now();
         append_event(
             tx,

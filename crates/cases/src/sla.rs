@@ -258,6 +258,13 @@ pub struct OverdueTarget {
     pub due_at: String,
 }
 
+impl OverdueTarget {
+    /// The payload of its `sla_overdue` event: public so every backend writes the same event.
+    pub fn event_payload(&self) -> serde_json::Value {
+        json!({ "target": self.target.as_str(), "due_at": self.due_at })
+    }
+}
+
 /// The running targets due at `now` that nobody was told about yet: each is marked told and
 /// gets an `sla_overdue` event (actor `system`) in one transaction, so each is announced once.
 pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
@@ -281,7 +288,7 @@ pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverdueTarget>, 
             now,
         )?);
         for overdue in &taken {
-            let payload = json!({ "target": overdue.target.as_str(), "due_at": overdue.due_at });
+            let payload = overdue.event_payload();
             append_event(tx, &overdue.case_id, EventKind::SlaOverdue, Actor::System, None, now, &payload)?;
         }
         Ok(taken)

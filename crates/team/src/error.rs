@@ -25,6 +25,23 @@ pub enum TeamError {
     /// A refusal of the cases domain (`invalid_transition`, `case_not_found`, …).
     #[error(transparent)]
     Cases(#[from] CasesError),
+    /// A local inbox is copied only into a team database that holds none yet; nothing was
+    /// changed. `tables` are the ones that already have rows.
+    #[error("the team database already holds an inbox (rows in {}); copy into a new, empty team database", tables.join(", "))]
+    NotEmpty { tables: Vec<&'static str> },
+    /// What the team database holds after the copy differs from the local inbox; the copy was
+    /// rolled back and nothing was changed.
+    #[error("the copy of {table} does not match the local inbox ({local_rows} rows, sha256 {local_sha256} here; {team_rows} rows, sha256 {team_sha256} on the team database); nothing was copied")]
+    CopyMismatch {
+        table: &'static str,
+        local_rows: u64,
+        local_sha256: String,
+        team_rows: u64,
+        team_sha256: String,
+    },
+    /// The local SQLite inbox could not be read.
+    #[error("cannot read the local inbox: {0}")]
+    Local(#[from] rusqlite::Error),
 }
 
 impl TeamError {
@@ -55,6 +72,9 @@ impl Coded for TeamError {
             TeamError::Postgres(e) if e.is_closed() || e.as_db_error().is_none() => "team_db_unreachable",
             TeamError::Postgres(_) => "team_db_error",
             TeamError::Cases(e) => e.code(),
+            TeamError::NotEmpty { .. } => "team_db_not_empty",
+            TeamError::CopyMismatch { .. } => "team_copy_mismatch",
+            TeamError::Local(_) => "db_error",
         }
     }
 
@@ -64,6 +84,10 @@ impl Coded for TeamError {
                 Some(serde_json::json!({ "found": found, "supported": supported }))
             }
             TeamError::Cases(e) => e.details(),
+            TeamError::NotEmpty { tables } => Some(serde_json::json!({ "tables": tables })),
+            TeamError::CopyMismatch { table, local_rows, team_rows, .. } => {
+                Some(serde_json::json!({ "table": table, "local_rows": local_rows, "team_rows": team_rows }))
+            }
             _ => None,
         }
     }

@@ -19,6 +19,7 @@
 
 pub mod agents;
 pub mod connect;
+pub mod copy;
 pub mod db;
 pub mod endpoint;
 pub mod enqueue;

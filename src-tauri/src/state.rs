@@ -2,6 +2,7 @@
 //! command calls into.
 
 use skillcase_application::domain::common::ErrorBody;
+use skillcase_application::team::is_team_problem;
 use skillcase_application::{paths, App, AppOptions};
 use skillcase_host::Host;
 
@@ -15,9 +16,18 @@ impl AppState {
     /// `SKILLCASE_SKILLS_DIR` and the saved settings) before the window: a database written by a
     /// newer Skillcase is refused here. An API that cannot listen (port in use) does not stop the
     /// window: the status line says why.
+    /// A team database that cannot be opened does not stop the window either: this desktop's
+    /// own inbox opens and Settings → Team inbox says why.
     pub fn start() -> Result<Self, ErrorBody> {
         let options = AppOptions::new(paths::data_dir()?);
-        let host = tauri::async_runtime::block_on(Host::start(options, None))?;
+        let host = match tauri::async_runtime::block_on(Host::start(options.clone(), None)) {
+            Err(err) if is_team_problem(&err) => {
+                eprintln!("skillcase: the team inbox is not available, opening this desktop's own: {err}");
+                let options = AppOptions { team_unavailable: Some(err), ..options };
+                tauri::async_runtime::block_on(Host::start(options, None))?
+            }
+            started => started?,
+        };
         Ok(AppState { host })
     }
 

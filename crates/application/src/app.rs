@@ -60,6 +60,10 @@ pub struct AppOptions {
     /// The team database given on the command line (`--database postgres://…`); `None` takes
     /// `$SKILLCASE_DATABASE_URL`, else the one saved in Settings, else the embedded database.
     pub database: Option<String>,
+    /// Open this desktop's own inbox whatever is saved, because the team database could not be
+    /// opened for this reason (Settings says so); the desktop falls back to it rather than not
+    /// starting at all.
+    pub team_unavailable: Option<ErrorBody>,
 }
 
 impl AppOptions {
@@ -77,6 +81,7 @@ impl AppOptions {
             overdue_poll: crate::overdue::poll_interval(),
             quiet_poll: crate::quiet::poll_interval(),
             database: None,
+            team_unavailable: None,
         }
     }
 }
@@ -107,6 +112,8 @@ pub(crate) struct Inner {
     quiet: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// The team database, when the cases live on one.
     pub team: Option<crate::team::TeamConnection>,
+    /// Why the saved team database is not in use (it could not be opened at start).
+    pub team_unavailable: Option<ErrorBody>,
 }
 
 impl std::fmt::Debug for App {
@@ -123,7 +130,10 @@ impl App {
     pub async fn start(options: AppOptions) -> Result<App, ErrorBody> {
         let db = Database::open(&options.data_dir.join(db::DATABASE_FILE))?;
         let sqlite = SqliteCases::new(Arc::clone(&db));
-        let team = crate::team::connect(options.database.as_deref(), &options.data_dir).await?;
+        let team = match &options.team_unavailable {
+            Some(_) => None,
+            None => crate::team::connect(options.database.as_deref(), &options.data_dir).await?,
+        };
         let settings: Arc<dyn SettingsRepository> = Arc::new(SqliteSettings::new(Arc::clone(&db)));
         let tokens = Arc::new(TokenStore::open(&options.data_dir)?);
         let skills_dir = match options.skills_dir {
@@ -179,6 +189,7 @@ impl App {
                 overdue: std::sync::Mutex::new(None),
                 quiet: std::sync::Mutex::new(None),
                 team,
+                team_unavailable: options.team_unavailable,
             }),
         };
         if options.background {

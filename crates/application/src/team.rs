@@ -36,6 +36,9 @@ pub struct TeamInbox {
     /// The URL saved in Settings (redacted), which the next start uses unless an option or the
     /// environment says otherwise.
     pub saved: Option<String>,
+    /// Why the team database is not in use although one is chosen: it could not be opened when
+    /// Skillcase started, so this desktop's own inbox is open instead.
+    pub problem: Option<String>,
 }
 
 /// Which setting chose the database.
@@ -107,7 +110,8 @@ impl crate::App {
             None => (None, TeamSource::Embedded),
         };
         let saved = saved(&inner.data_dir)?.map(|url| url.redacted());
-        Ok(TeamInbox { url, source, saved })
+        let problem = inner.team_unavailable.as_ref().map(|e| e.message.clone());
+        Ok(TeamInbox { url, source, saved, problem })
     }
 
     /// Settings' Test: reaches the team database at `url` and says what is there, changing
@@ -143,11 +147,25 @@ impl crate::App {
     }
 }
 
+/// Saves a case setting the transitions read (targets, calendar) on the team database too, when
+/// the cases live on one, so every instance opens cases under the same targets and hours.
+pub(crate) fn share_case_setting(app: &crate::app::Inner, key: &str, value: &impl Serialize) -> Result<(), ErrorBody> {
+    let Some(team) = &app.team else { return Ok(()) };
+    let json = serde_json::to_string(value).expect("settings always serialise");
+    Ok(team.cases.put_case_setting(key, &json)?)
+}
+
 /// Opens the team database chosen for an application opened with `explicit`, if one is.
 pub async fn connect(explicit: Option<&str>, data_dir: &Path) -> Result<Option<TeamConnection>, ErrorBody> {
     let (Some(url), source) = chosen(explicit, data_dir)? else { return Ok(None) };
     let cases = open(url).await?;
     Ok(Some(TeamConnection { cases, source, listener: Arc::new(Mutex::new(None)) }))
+}
+
+/// Whether `error` from opening an application means its team database is out of reach (or
+/// refused), so a desktop may open its own inbox instead of not starting.
+pub fn is_team_problem(error: &ErrorBody) -> bool {
+    matches!(error.code.as_str(), "team_db_unreachable" | "team_db_too_new" | "team_db_error" | "invalid_team_url")
 }
 
 /// The team database chosen for an application opened with `explicit` (`--database`).

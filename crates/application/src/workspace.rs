@@ -92,7 +92,11 @@ impl App {
 
     /// Saves the business calendar promises' due times are resolved in.
     pub async fn set_calendar(&self, value: CalendarSettings) -> Result<(), ErrorBody> {
-        self.blocking(move |app| Ok(settings::set_calendar(app.settings.as_ref(), value).map(drop)?)).await?;
+        self.blocking(move |app| {
+            settings::set_calendar(app.settings.as_ref(), value.clone())?;
+            crate::team::share_case_setting(app, skillcase_cases::sla::CALENDAR_SETTING, &value)
+        })
+        .await?;
         self.settings_changed("calendar");
         Ok(())
     }
@@ -114,8 +118,11 @@ impl App {
 
     /// Saves the response-time targets; cases opened from now on take them.
     pub async fn set_response_targets(&self, value: ResponseTargets) -> Result<(), ErrorBody> {
-        self.blocking(move |app| Ok(settings::set_response_targets(app.settings.as_ref(), value).map(drop)?))
-            .await?;
+        self.blocking(move |app| {
+            let saved = settings::set_response_targets(app.settings.as_ref(), value)?;
+            crate::team::share_case_setting(app, skillcase_cases::sla::TARGETS_SETTING, &saved)
+        })
+        .await?;
         self.settings_changed("response_targets");
         Ok(())
     }

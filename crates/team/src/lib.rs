@@ -78,6 +78,19 @@ impl PgCases {
         live::Listener::start(self.url.clone(), Some(self.instance.clone()), on_change)
     }
 
+    /// Saves one of the team's case settings (the response-time targets, the business calendar:
+    /// JSON under the keys the embedded database uses), which transitions on every instance read.
+    pub fn put_case_setting(&self, key: &str, json: &str) -> Result<(), TeamError> {
+        self.pg.write(|tx| {
+            tx.execute(
+                "INSERT INTO settings (key, value) VALUES ($1, $2) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                &[&key, &json],
+            )?;
+            Ok(())
+        })
+    }
+
     /// The pool, for the jobs that need several transactions.
     pub fn pg(&self) -> &Pg {
         &self.pg

@@ -18,5 +18,6 @@ export const team = {
   "settings.team.forget": "Use this desktop only",
   "settings.team.savedRestart": "Saved. Restart Skillcase to open the team inbox.",
   "settings.team.forgotRestart": "Saved. Restart Skillcase to go back to this desktop's own inbox.",
+  "settings.team.problem": "The team database could not be opened when Skillcase started, so this desktop's own inbox is open: {error}",
   "settings.team.restart": "Restart now",
 };

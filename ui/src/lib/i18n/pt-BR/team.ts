@@ -20,5 +20,6 @@ export const team: Record<keyof typeof en, string> = {
   "settings.team.forget": "Usar só este computador",
   "settings.team.savedRestart": "Salvo. Reinicie o Skillcase para abrir a caixa da equipe.",
   "settings.team.forgotRestart": "Salvo. Reinicie o Skillcase para voltar à caixa deste computador.",
+  "settings.team.problem": "O banco da equipe não pôde ser aberto quando o Skillcase iniciou, então a caixa deste computador está aberta: {error}",
   "settings.team.restart": "Reiniciar agora",
 };

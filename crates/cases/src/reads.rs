@@ -7,8 +7,9 @@ use rusqlite::{params, Connection};
 use super::clock;
 use super::error::CasesError;
 
-/// The SQL condition, over a row of `cases`, that the case is unread.
-pub(crate) const UNREAD_SQL: &str = "(cases.read_at IS NULL OR (cases.status = 'awaiting_human' \
+/// The SQL condition, over a row of `cases`, that the case is unread. Public so the team
+/// database's inbox marks and badge use the same condition (it is plain SQL both databases run).
+pub const UNREAD_SQL: &str = "(cases.read_at IS NULL OR (cases.status = 'awaiting_human' \
      AND cases.read_at < cases.waiting_since))";
 
 /// Records that a person opened the case now; `case_not_found` if there is none.

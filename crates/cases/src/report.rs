@@ -104,7 +104,10 @@ pub fn case_report(conn: &Connection, range: &ReportRange) -> Result<CaseReport,
     Ok(CaseReport { range, weeks, reasons, overall })
 }
 
-fn checked_range(range: &ReportRange) -> Result<(Date, Date), CasesError> {
+/// The range's two days, checked: `invalid_case_input` when a day is malformed, the range runs
+/// backwards or is longer than [`MAX_REPORT_DAYS`]. Public so the team database's report
+/// refuses the same ranges.
+pub fn checked_range(range: &ReportRange) -> Result<(Date, Date), CasesError> {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     let day = |field, value: &str| -> Result<Date, CasesError> {
         let text = checked_day(field, value)?;

@@ -561,7 +561,8 @@ fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> 
 }
 
 /// A calendar day as `YYYY-MM-DD`; anything else is `invalid_case_input` naming the field.
-pub(crate) fn checked_day(field: &'static str, day: &str) -> Result<String, CasesError> {
+/// Public so the team database's date filters refuse the same days with the same message.
+pub fn checked_day(field: &'static str, day: &str) -> Result<String, CasesError> {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     time::Date::parse(day.trim(), &format).map(|_| day.trim().to_string()).map_err(|_| {
         CasesError::InvalidInput { field, reason: format!("is '{day}', not a day written as YYYY-MM-DD") }
@@ -572,12 +573,16 @@ pub(crate) fn checked_day(field: &'static str, day: &str) -> Result<String, Case
 /// `(`, `AND`, `NEAR` … are text, never syntax) matched as a prefix, every word required. Words with no letter or digit carry nothing to find and are left out; `None` when
 /// none is left.
 pub fn match_query(search: &str) -> Option<String> {
-    let phrases: Vec<String> = search
-        .split_whitespace()
-        .filter(|word| word.chars().any(char::is_alphanumeric))
-        .map(|word| format!("\"{}\"*", word.replace('"', "\"\"")))
-        .collect();
+    let phrases: Vec<String> =
+        search_words(search).map(|word| format!("\"{}\"*", word.replace('"', "\"\""))).collect();
     (!phrases.is_empty()).then(|| phrases.join(" "))
+}
+
+/// The words of what a person typed that the search looks for: split on whitespace, those with
+/// no letter or digit left out. Shared with the team database's search, so both databases look
+/// for the same words.
+pub fn search_words(search: &str) -> impl Iterator<Item = &str> {
+    search.split_whitespace().filter(|word| word.chars().any(char::is_alphanumeric))
 }
 
 fn parse_enum<T>(what: &'static str, value: &str, parse: fn(&str) -> Option<T>) -> Result<T, CasesError> {

@@ -82,6 +82,21 @@ CREATE INDEX cases_resolution_due ON cases (resolution_due_at)
 CREATE INDEX cases_by_agent ON cases (agent_id) WHERE agent_id IS NOT NULL;
 CREATE INDEX cases_by_assignee_waiting ON cases (assignee, status, waiting_since, number)
     WHERE closed_at IS NULL;
+-- The inbox without a tab, open cases first (longest waiting first), then the closed ones.
+CREATE INDEX cases_open_waiting ON cases (waiting_since, number)
+    WHERE status IN ('awaiting_human', 'awaiting_lead');
+-- The closed tab narrowed to an assignee (the Mine and Unassigned views) or to a reason, most
+-- recently closed first, and their totals.
+CREATE INDEX cases_by_assignee_closed ON cases (assignee, closed_at, number) WHERE closed_at IS NOT NULL;
+CREATE INDEX cases_by_reason_closed ON cases (reason, closed_at, number) WHERE closed_at IS NOT NULL;
+-- The overdue promises that head *Waiting on you*: only the waiting cases' (a closed case may
+-- keep a promise nobody will keep, and those pile up), in the tab's order.
+CREATE INDEX cases_promise_waiting ON cases (promise_due_at, waiting_since, number)
+    WHERE status = 'awaiting_human' AND promise_due_at IS NOT NULL;
+-- The inbox search matches each typed word anywhere in the case's folded text: trigrams index
+-- those substrings (`LIKE '%word%'`), so a search reads the matching cases, not every case.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE INDEX cases_search_text ON cases USING gin ((search_fields || ' ' || search_talk) gin_trgm_ops);
 
 CREATE FUNCTION cases_search_fields() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

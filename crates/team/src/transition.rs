@@ -211,7 +211,7 @@ pub fn cancel(
         &now,
         &optional_text("reason", reason),
     )?;
-    Ok(find_case(tx, case_id)?)
+    find_case(tx, case_id)
 }
 
 /// A person cancels several open cases with one reason, all or none: the refusal names the
@@ -330,7 +330,7 @@ fn agent_event(
     let now = clock::now();
     set_status(tx, &case, to, &now)?;
     append_event(tx, case_id, kind, Actor::Agent, case.agent_id.as_deref(), &now, &payload)?;
-    Ok(find_case(tx, case_id)?)
+    find_case(tx, case_id)
 }
 
 /// Locks the case and looks the move up in the table, against the status as it stands once

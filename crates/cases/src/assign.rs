@@ -36,10 +36,7 @@ pub fn assign_many(
         let mut out = Vec::with_capacity(case_ids.len());
         for id in &case_ids {
             let case = find_case(tx, id)?;
-            if case.closed_at.is_some() {
-                let refusal = CasesError::InvalidTransition { from: case.status, action: "assign" };
-                return Err(CasesError::InCase { number: case.number, source: Box::new(refusal) });
-            }
+            check_assignable(&case)?;
             if case.assignee.as_deref() == assignee {
                 out.push(case);
                 continue;
@@ -48,10 +45,7 @@ pub fn assign_many(
                 "UPDATE cases SET assignee = ?2, updated_at = ?3 WHERE id = ?1",
                 (id, assignee, &now),
             )?;
-            let (kind, payload) = match assignee {
-                Some(name) => (EventKind::Assigned, json!({ "assignee": name, "previous": case.assignee })),
-                None => (EventKind::Unassigned, json!({ "previous": case.assignee })),
-            };
+            let (kind, payload) = assignment_event(assignee, case.assignee.as_deref());
             append_event(tx, id, kind, Actor::Human, Some(actor_name), &now, &payload)?;
             out.push(find_case(tx, id)?);
         }
@@ -59,8 +53,28 @@ pub fn assign_many(
     })
 }
 
-/// The assignee trimmed; a blank or too long name is `invalid_case_input`.
-fn checked_assignee(assignee: Option<&str>) -> Result<Option<&str>, CasesError> {
+/// Only an open case is assigned: a closed one is `invalid_transition`, naming the case by its
+/// number (assignments are bulk actions). Public so every storage backend refuses the same cases.
+pub fn check_assignable(case: &Case) -> Result<(), CasesError> {
+    if case.closed_at.is_some() {
+        let refusal = CasesError::InvalidTransition { from: case.status, action: "assign" };
+        return Err(CasesError::InCase { number: case.number, source: Box::new(refusal) });
+    }
+    Ok(())
+}
+
+/// The event of a case passing from `previous` to `assignee` (`None`: to anyone): its kind and
+/// payload. Public so every storage backend writes the same timeline.
+pub fn assignment_event(assignee: Option<&str>, previous: Option<&str>) -> (EventKind, serde_json::Value) {
+    match assignee {
+        Some(name) => (EventKind::Assigned, json!({ "assignee": name, "previous": previous })),
+        None => (EventKind::Unassigned, json!({ "previous": previous })),
+    }
+}
+
+/// The assignee trimmed; a blank or too long name is `invalid_case_input`. Public so every
+/// storage backend checks it the same way.
+pub fn checked_assignee(assignee: Option<&str>) -> Result<Option<&str>, CasesError> {
     let Some(name) = assignee.map(str::trim) else { return Ok(None) };
     if name.is_empty() {
         return Err(CasesError::InvalidInput { field: "assignee", reason: "must not be blank".into() });

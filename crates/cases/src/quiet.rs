@@ -72,6 +72,23 @@ pub struct ReminderPayload {
     pub instruction: String,
 }
 
+impl ReminderPayload {
+    /// The reminder of delivery `id` at `now` for `case` (as it stands after the reminder), which
+    /// waits on the customer for the answer to `asked`. Public so every storage backend sends the
+    /// same message.
+    pub fn new(id: &str, now: &str, case: &Case, asked: Option<String>) -> Self {
+        ReminderPayload {
+            kind: "case.reminder".into(),
+            id: id.into(),
+            created_at: now.into(),
+            case: PayloadCase::of(case),
+            asked,
+            waiting_since: case.waiting_since.clone().unwrap_or_default(),
+            instruction: REMINDER_INSTRUCTION.into(),
+        }
+    }
+}
+
 /// The `case.closed` message POSTed to the agent endpoint when a quiet case closes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -85,6 +102,21 @@ pub struct ClosedPayload {
     /// Always `lead_unresponsive`.
     pub reason: String,
     pub instruction: String,
+}
+
+impl ClosedPayload {
+    /// The closing message of delivery `id` at `now` for `case` (as it stands, closed). Public
+    /// so every storage backend sends the same message.
+    pub fn new(id: &str, now: &str, case: &Case) -> Self {
+        ClosedPayload {
+            kind: "case.closed".into(),
+            id: id.into(),
+            created_at: now.into(),
+            case: PayloadCase::of(case),
+            reason: "lead_unresponsive".into(),
+            instruction: CLOSED_INSTRUCTION.into(),
+        }
+    }
 }
 
 /// Where a case waiting on the customer stands with the reminder and the auto-close, for the
@@ -131,9 +163,15 @@ pub fn follow_up(conn: &Connection, now: &str, delays: &QuietDelays) -> Result<Q
 /// A case that can no longer take the move is not an error for the job, just not its business.
 fn skipped<T>(result: Result<Option<T>, CasesError>) -> Result<Option<T>, CasesError> {
     match result {
-        Err(CasesError::InvalidTransition { .. }) | Err(CasesError::CaseNotFound { .. }) => Ok(None),
+        Err(error) if no_longer_qualifies(&error) => Ok(None),
         other => other,
     }
+}
+
+/// Whether `error` only says the case left the job's hands (it moved on, or is gone). Public so
+/// every storage backend's job skips the same cases.
+pub fn no_longer_qualifies(error: &CasesError) -> bool {
+    matches!(error, CasesError::InvalidTransition { .. } | CasesError::CaseNotFound { .. })
 }
 
 /// The cases waiting on the customer since `cutoff` or earlier with no reminder in this wait,
@@ -177,8 +215,9 @@ pub fn due_for_close(
 
 /// Whether a person acted on the case (in `cases`) since its reminder, or since the reply that
 /// began the wait when there was none: an event by a person after the latest `reminder_sent` or
-/// `human_replied` event. Compared by position on the timeline, not by clock.
-const PERSON_ACTED: &str =
+/// `human_replied` event. Compared by position on the timeline, not by clock. Standard SQL,
+/// public so every storage backend asks the same question.
+pub const PERSON_ACTED: &str =
     "EXISTS (SELECT 1 FROM case_events e WHERE e.case_id = cases.id AND e.actor = 'human' \
      AND e.seq > (SELECT max(b.seq) FROM case_events b WHERE b.case_id = cases.id \
                   AND b.kind IN ('reminder_sent', 'human_replied')))";
@@ -239,16 +278,8 @@ pub(crate) fn enqueue_reminder(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let payload = ReminderPayload {
-        kind: "case.reminder".into(),
-        id: id.clone(),
-        created_at: now.into(),
-        case: PayloadCase::of(case),
-        asked,
-        waiting_since: case.waiting_since.clone().unwrap_or_default(),
-        instruction: REMINDER_INSTRUCTION.into(),
-    };
-    let body = serde_json::to_string(&payload).expect("a reminder payload always serialises");
+    let body = serde_json::to_string(&ReminderPayload::new(&id, now, case, asked))
+        .expect("a reminder payload always serialises");
     outbox::insert(conn, &id, &case.id, event_seq, DeliveryAction::Reminder, &body, now)
 }
 
@@ -260,15 +291,8 @@ pub(crate) fn enqueue_closed(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let payload = ClosedPayload {
-        kind: "case.closed".into(),
-        id: id.clone(),
-        created_at: now.into(),
-        case: PayloadCase::of(case),
-        reason: "lead_unresponsive".into(),
-        instruction: CLOSED_INSTRUCTION.into(),
-    };
-    let body = serde_json::to_string(&payload).expect("a closing payload always serialises");
+    let body = serde_json::to_string(&ClosedPayload::new(&id, now, case))
+        .expect("a closing payload always serialises");
     outbox::insert(conn, &id, &case.id, event_seq, DeliveryAction::LeadUnresponsive, &body, now)
 }
 
@@ -302,8 +326,9 @@ pub fn plan(case: &CaseWithTimeline, delays: &QuietDelays) -> Option<QuietPlan> 
     Some(QuietPlan { reminded_at, remind_at, close_at, held })
 }
 
-/// The stamp `delay` before `at`.
-fn before(at: &str, delay: Duration) -> Result<String, CasesError> {
+/// The stamp `delay` before `at` (`invalid_case_input` when `at` is not a time). Public so every
+/// storage backend's job computes its cut-offs the same way.
+pub fn before(at: &str, delay: Duration) -> Result<String, CasesError> {
     let parsed = clock::parse(at)
         .ok_or_else(|| CasesError::InvalidInput { field: "now", reason: format!("is {at:?}, not a time") })?;
     Ok(clock::format(parsed - delay))

@@ -14,7 +14,10 @@ use jiff::{SignedDuration, Timestamp, ZonedDateTime};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use skillcase_guard::due::{Calendar, CalendarSettings};
+/// The business calendar the targets are counted in, re-exported so a storage backend that
+/// keeps the settings elsewhere (the team database) can name what [`calendar_from`] returns.
+pub use skillcase_guard::due::Calendar;
+use skillcase_guard::due::CalendarSettings;
 use ts_rs::TS;
 
 use super::error::CasesError;
@@ -182,13 +185,36 @@ pub(crate) fn on_status(
     to: CaseStatus,
     now: &str,
 ) -> Result<(), CasesError> {
-    let waits_on_customer = |s: CaseStatus| s == CaseStatus::AwaitingLead;
-    if waits_on_customer(to) && !waits_on_customer(from) {
-        conn.execute("UPDATE cases SET sla_paused_at = ?2 WHERE id = ?1", params![case_id, now])?;
-    } else if waits_on_customer(from) && !waits_on_customer(to) {
-        resume(conn, case_id, now)?;
+    match clock_change(from, to) {
+        ClockChange::Pause => {
+            conn.execute("UPDATE cases SET sla_paused_at = ?2 WHERE id = ?1", params![case_id, now])?;
+        }
+        ClockChange::Resume => resume(conn, case_id, now)?,
+        ClockChange::Keep => {}
     }
     refresh_next_due(conn, case_id)
+}
+
+/// What a change of status does to the response-time clocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockChange {
+    /// The case starts waiting on the customer: the clocks stand still from now.
+    Pause,
+    /// The case stops waiting on the customer: the clocks run again, pushed by the pause.
+    Resume,
+    /// Nothing changes for the clocks.
+    Keep,
+}
+
+/// The clocks pause while a case waits on the customer and resume when it stops. Public so
+/// every storage backend pauses and resumes on the same changes of status.
+pub fn clock_change(from: CaseStatus, to: CaseStatus) -> ClockChange {
+    let waits_on_customer = |s: CaseStatus| s == CaseStatus::AwaitingLead;
+    match (waits_on_customer(from), waits_on_customer(to)) {
+        (false, true) => ClockChange::Pause,
+        (true, false) => ClockChange::Resume,
+        _ => ClockChange::Keep,
+    }
 }
 
 /// Ends a pause at `now`, pushing the due times not yet met.
@@ -310,14 +336,26 @@ fn take(
 
 /// The saved targets; both off until some are saved (or when the saved ones no longer read).
 pub fn saved_targets(conn: &Connection) -> Result<ResponseTargets, CasesError> {
-    Ok(setting(conn, TARGETS_SETTING)?.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default())
+    Ok(targets_from(setting(conn, TARGETS_SETTING)?.as_deref()))
+}
+
+/// The targets saved as `saved` (the [`TARGETS_SETTING`] value); both off when there is none or
+/// it no longer reads. Public so every storage backend reads its settings the same way.
+pub fn targets_from(saved: Option<&str>) -> ResponseTargets {
+    saved.and_then(|text| serde_json::from_str(text).ok()).unwrap_or_default()
 }
 
 /// The saved business calendar; the default one when none is saved or it no longer resolves.
 fn calendar(conn: &Connection) -> Result<Calendar, CasesError> {
-    let saved: Option<CalendarSettings> =
-        setting(conn, CALENDAR_SETTING)?.and_then(|text| serde_json::from_str(&text).ok());
-    Ok(saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system))
+    Ok(calendar_from(setting(conn, CALENDAR_SETTING)?.as_deref()))
+}
+
+/// The calendar saved as `saved` (the [`CALENDAR_SETTING`] value); the default one when there
+/// is none or it no longer resolves. Public so every storage backend reads its settings the same
+/// way.
+pub fn calendar_from(saved: Option<&str>) -> Calendar {
+    let saved: Option<CalendarSettings> = saved.and_then(|text| serde_json::from_str(text).ok());
+    saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system)
 }
 
 fn setting(conn: &Connection, key: &str) -> Result<Option<String>, CasesError> {

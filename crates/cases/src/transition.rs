@@ -39,9 +39,10 @@ pub struct OpenOutcome {
     pub already_open: bool,
 }
 
-/// A transition someone asks for, named as `invalid_transition` reports it.
+/// A transition someone asks for, named as `invalid_transition` reports it. Public so every
+/// storage backend (the team database too) looks its moves up in the one table, [`allowed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Move {
+pub enum Move {
     Reply(HumanAction),
     ProvideUpdate,
     LeadAsked,
@@ -54,7 +55,8 @@ enum Move {
 }
 
 impl Move {
-    fn name(self) -> &'static str {
+    /// The name `invalid_transition` reports.
+    pub fn name(self) -> &'static str {
         match self {
             Move::Reply(action) => action.as_str(),
             Move::ProvideUpdate => "provide_update",
@@ -70,7 +72,8 @@ impl Move {
 /// The transition table of SPEC B2: the status a move leads to from `from`, or `None` when the
 /// move is not allowed there. Recording what the lead was asked or that they went quiet keeps
 /// the case waiting on the lead, and so does the reminder; closing a quiet case is a cancel.
-fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
+/// Public so every storage backend checks the same table.
+pub fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
     use CaseStatus::*;
     match (from, mv) {
         (AwaitingHuman, Move::Reply(HumanAction::Resolved)) => Some(Resolved),
@@ -128,11 +131,7 @@ pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesEr
                 new.reason.as_str()
             ],
         )?;
-        let actor = match new.source {
-            CaseSource::Agent => Actor::Agent,
-            CaseSource::GuardrailAutofallback => Actor::System,
-        };
-        let payload = json!({ "source": new.source.as_str(), "reason": new.reason.as_str() });
+        let (actor, payload) = opened_event(&new);
         append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
         sla::start(tx, &id, &now)?;
         Ok(OpenOutcome { case: find_case(tx, &id)?, already_open: false })
@@ -170,12 +169,7 @@ pub fn reply(
             &now,
             &payload,
         )?;
-        let closing = match to {
-            CaseStatus::Resolved => Some(EventKind::Resolved),
-            CaseStatus::Escalated => Some(EventKind::Escalated),
-            _ => None,
-        };
-        if let Some(kind) = closing {
+        if let Some(kind) = closing_event(to) {
             append_event(
                 tx,
                 case_id,
@@ -231,9 +225,7 @@ pub fn cancel(
     actor_name: Option<&str>,
     reason: Option<&str>,
 ) -> Result<Case, CasesError> {
-    if !matches!(actor, Actor::Agent | Actor::Human) {
-        return Err(CasesError::InvalidInput { field: "actor", reason: "must be agent or human".into() });
-    }
+    checked_canceller(actor)?;
     let actor_name = actor_name.map(str::trim).filter(|n| !n.is_empty());
     atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, Move::Cancel)?;
@@ -269,11 +261,7 @@ pub fn cancel_many(
         let mut cancelled = Vec::with_capacity(case_ids.len());
         for id in &case_ids {
             let case = find_case(tx, id)?;
-            let Some(to) = allowed(case.status, Move::Cancel) else {
-                let refusal =
-                    CasesError::InvalidTransition { from: case.status, action: Move::Cancel.name() };
-                return Err(CasesError::InCase { number: case.number, source: Box::new(refusal) });
-            };
+            let to = next_status_in_bulk(&case, Move::Cancel)?;
             set_status(tx, &case, to, &now)?;
             let payload = json!({ "reason": reason });
             append_event(tx, id, EventKind::Cancelled, Actor::Human, Some(actor_name), &now, &payload)?;
@@ -375,21 +363,68 @@ fn agent_event(
 /// Loads the case and looks the move up in the table.
 fn check(conn: &Connection, case_id: &str, mv: Move) -> Result<(Case, CaseStatus), CasesError> {
     let case = find_case(conn, case_id)?;
-    let to = allowed(case.status, mv)
-        .ok_or(CasesError::InvalidTransition { from: case.status, action: mv.name() })?;
+    let to = next_status(&case, mv)?;
     Ok((case, to))
+}
+
+/// The status `mv` leads `case` to, or the `invalid_transition` refusal. Public so every storage
+/// backend refuses a move with the same words, after reading the case its own way.
+pub fn next_status(case: &Case, mv: Move) -> Result<CaseStatus, CasesError> {
+    allowed(case.status, mv).ok_or(CasesError::InvalidTransition { from: case.status, action: mv.name() })
+}
+
+/// [`next_status`] for one case of a bulk action: the refusal names the case by its number.
+pub fn next_status_in_bulk(case: &Case, mv: Move) -> Result<CaseStatus, CasesError> {
+    next_status(case, mv)
+        .map_err(|refusal| CasesError::InCase { number: case.number, source: Box::new(refusal) })
+}
+
+/// Who opens a case (the agent, or the system for the guardrail) and its `opened` event's
+/// payload. Public so every storage backend writes the same timeline.
+pub fn opened_event(new: &NewCase) -> (Actor, serde_json::Value) {
+    let actor = match new.source {
+        CaseSource::Agent => Actor::Agent,
+        CaseSource::GuardrailAutofallback => Actor::System,
+    };
+    (actor, json!({ "source": new.source.as_str(), "reason": new.reason.as_str() }))
+}
+
+/// The event that follows a reply which closes the case (`resolved`, `escalated`), if it does.
+/// Public so every storage backend writes the same timeline.
+pub fn closing_event(to: CaseStatus) -> Option<EventKind> {
+    match to {
+        CaseStatus::Resolved => Some(EventKind::Resolved),
+        CaseStatus::Escalated => Some(EventKind::Escalated),
+        _ => None,
+    }
+}
+
+/// Only the agent or a person cancels a case (`invalid_case_input` for anyone else). Public so
+/// every storage backend refuses the same callers.
+pub fn checked_canceller(actor: Actor) -> Result<(), CasesError> {
+    if !matches!(actor, Actor::Agent | Actor::Human) {
+        return Err(CasesError::InvalidInput { field: "actor", reason: "must be agent or human".into() });
+    }
+    Ok(())
+}
+
+/// The waiting and closing times of `case` moving to `to` at `now`: waiting restarts whenever
+/// the case changes whom it waits on and stops when it closes, which sets `closed_at`. Public so
+/// every storage backend keeps the same clocks.
+pub fn waiting_after<'a>(case: &Case, to: CaseStatus, now: &'a str) -> (Option<String>, Option<&'a str>) {
+    let waiting_since = match (to.is_open(), to == case.status) {
+        (true, true) => case.waiting_since.clone(),
+        (true, false) => Some(now.to_string()),
+        (false, _) => None,
+    };
+    (waiting_since, (!to.is_open()).then_some(now))
 }
 
 /// Writes the new status with its clocks: waiting restarts whenever the case changes whom it
 /// waits on, and stops (with `closed_at`) when it closes. A new wait has had no reminder yet.
 /// The response-time clocks pause and resume with the wait on the customer ([`sla::on_status`]).
 fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
-    let waiting_since = match (to.is_open(), to == case.status) {
-        (true, true) => case.waiting_since.clone(),
-        (true, false) => Some(now.to_string()),
-        (false, _) => None,
-    };
-    let closed_at = (!to.is_open()).then_some(now);
+    let (waiting_since, closed_at) = waiting_after(case, to, now);
     conn.execute(
         "UPDATE cases SET status = ?2, waiting_since = ?3, closed_at = ?4, updated_at = ?5, \
          reminded_at = CASE WHEN status = ?2 THEN reminded_at END WHERE id = ?1",
@@ -398,7 +433,9 @@ fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Resu
     sla::on_status(conn, &case.id, case.status, to, now)
 }
 
-fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesError> {
+/// `text` trimmed; `text_required` naming `field` when that leaves nothing. Public so every
+/// storage backend checks its inputs the same way.
+pub fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(CasesError::TextRequired { field });
@@ -406,14 +443,19 @@ fn required<'a>(field: &'static str, text: &'a str) -> Result<&'a str, CasesErro
     Ok(text)
 }
 
-fn optional_text(field: &str, text: Option<&str>) -> serde_json::Value {
+/// The payload `{ field: text }` of an optional text, `{}` when it is absent or blank. Public so
+/// every storage backend writes the same timeline.
+pub fn optional_text(field: &str, text: Option<&str>) -> serde_json::Value {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         Some(text) => json!({ field: text }),
         None => json!({}),
     }
 }
 
-fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
+/// `new` with its fields trimmed and checked: the required ones present, the short ones short,
+/// the reason matching the source, the context not too long. Public so every storage backend
+/// opens cases from the same checked input.
+pub fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
     new.conversation_id = short("conversation_id", &new.conversation_id)?;
     new.title = short("title", &new.title)?;
     new.summary = required("summary", &new.summary)?.to_string();

@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
-use skillcase_team::live::{Listener, TeamChange};
 use skillcase_team::copy::{copy_inbox, CopyReport};
+use skillcase_team::live::{Listener, TeamChange};
 use skillcase_team::{PgCases, TeamUrl};
 use ts_rs::TS;
 
@@ -149,7 +149,11 @@ impl crate::App {
 
 /// Saves a case setting the transitions read (targets, calendar) on the team database too, when
 /// the cases live on one, so every instance opens cases under the same targets and hours.
-pub(crate) fn share_case_setting(app: &crate::app::Inner, key: &str, value: &impl Serialize) -> Result<(), ErrorBody> {
+pub(crate) fn share_case_setting(
+    app: &crate::app::Inner,
+    key: &str,
+    value: &impl Serialize,
+) -> Result<(), ErrorBody> {
     let Some(team) = &app.team else { return Ok(()) };
     let json = serde_json::to_string(value).expect("settings always serialise");
     Ok(team.cases.put_case_setting(key, &json)?)
@@ -165,7 +169,10 @@ pub async fn connect(explicit: Option<&str>, data_dir: &Path) -> Result<Option<T
 /// Whether `error` from opening an application means its team database is out of reach (or
 /// refused), so a desktop may open its own inbox instead of not starting.
 pub fn is_team_problem(error: &ErrorBody) -> bool {
-    matches!(error.code.as_str(), "team_db_unreachable" | "team_db_too_new" | "team_db_error" | "invalid_team_url")
+    matches!(
+        error.code.as_str(),
+        "team_db_unreachable" | "team_db_too_new" | "team_db_error" | "invalid_team_url"
+    )
 }
 
 /// The team database chosen for an application opened with `explicit` (`--database`).

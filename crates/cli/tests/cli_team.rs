@@ -76,8 +76,7 @@ fn after_migrate_any_desktop_lists_the_same_cases_with_database() {
     let team = Cluster::shared().fresh_database();
     assert_eq!(skillcase(&work, &["migrate", "--to", &team]).0, Some(0));
     let elsewhere = TempDir::new().unwrap();
-    let (code, out, err) =
-        skillcase(&elsewhere, &["cases", "list", "--database", &team, "--format", "json"]);
+    let (code, out, err) = skillcase(&elsewhere, &["cases", "list", "--database", &team, "--format", "json"]);
     assert_eq!(code, Some(0), "{err}");
     let page: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(page["counts"]["waiting_on_you"], 2);

@@ -90,7 +90,7 @@ impl CasesRepository for PgCases {
     }
 
     fn tab_counts(&self) -> Result<TabCounts, CasesError> {
-        Ok(self.pg.read(|c| reads::tab_counts(c))?)
+        Ok(self.pg.read(reads::tab_counts)?)
     }
 
     fn report(&self, range: &ReportRange) -> Result<CaseReport, CasesError> {
@@ -136,11 +136,11 @@ impl CasesRepository for PgCases {
 
 impl OutboxRepository for PgCases {
     fn endpoint(&self) -> Result<Option<EndpointSettings>, CasesError> {
-        Ok(self.pg.read(|c| endpoint::get_endpoint(c))?)
+        Ok(self.pg.read(endpoint::get_endpoint)?)
     }
 
     fn endpoint_view(&self) -> Result<Option<EndpointView>, CasesError> {
-        Ok(self.pg.read(|c| endpoint::endpoint_view(c))?)
+        Ok(self.pg.read(endpoint::endpoint_view)?)
     }
 
     fn set_endpoint(&self, input: EndpointInput) -> Result<EndpointView, CasesError> {
@@ -156,7 +156,7 @@ impl OutboxRepository for PgCases {
     }
 
     fn next_due_at(&self) -> Result<Option<String>, CasesError> {
-        Ok(self.pg.read(|c| outbox::next_due_at(c))?)
+        Ok(self.pg.read(outbox::next_due_at)?)
     }
 
     fn release(&self, id: &str) -> Result<(), CasesError> {
@@ -178,11 +178,11 @@ impl OutboxRepository for PgCases {
     }
 
     fn status(&self) -> Result<OutboxStatus, CasesError> {
-        Ok(self.pg.read(|c| outbox::status(c))?)
+        Ok(self.pg.read(outbox::status)?)
     }
 
     fn agents(&self) -> Result<Vec<AgentView>, CasesError> {
-        Ok(self.pg.read(|c| agents::list_agents(c))?)
+        Ok(self.pg.read(agents::list_agents)?)
     }
 
     fn set_agent(&self, input: AgentInput) -> Result<AgentView, CasesError> {

@@ -90,6 +90,7 @@ async fn three_serve_instances_with_one_killed_again_and_again_lose_no_reply_and
     assert!(kills >= 3, "the deliveries finished before the instances were killed ({kills} kills)");
 
     let received = endpoint.received();
+    eprintln!("{kills} kills; {} requests reached the agent for {REPLIES} replies", received.len());
     let mut ids_per_case: HashMap<String, HashSet<String>> = HashMap::new();
     for request in &received {
         let case_id =

@@ -79,6 +79,7 @@ registered![
     cases::cases_me,
     cases::case_next_waiting,
     cases::case_reply,
+    cases::case_hold_reply,
     cases::case_add_note,
     cases::delivery_retry,
     cases::outbox_status,

@@ -3,6 +3,7 @@
 //! Settings → You, or the system user until one is saved. The same name is recorded on every
 //! event this desktop writes, so the timeline says who did what.
 
+use skillcase_cases::lease::Replying;
 use skillcase_cases::model::Case;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
@@ -41,6 +42,15 @@ impl App {
         let me = self.me().await?;
         let mut cases = self.assign_cases(vec![id], Some(me)).await?;
         Ok(cases.remove(0))
+    }
+
+    /// This desktop's person is writing a reply on the case (called as they type): holds the
+    /// case's short lease so other desktops show "… is replying" and hold off their Send. Returns
+    /// the lease in force — another person's while theirs runs.
+    pub async fn hold_reply(&self, id: String) -> Result<Replying, ErrorBody> {
+        let me = self.me().await?;
+        let lease = self.blocking(move |app| Ok(app.cases.hold_reply(&id, &me)?)).await?;
+        Ok(lease)
     }
 }
 

@@ -45,6 +45,8 @@ pub fn assign_many(
                 "UPDATE cases SET assignee = ?2, updated_at = ?3 WHERE id = ?1",
                 (id, assignee, &now),
             )?;
+            // A take-over ends whoever's reply was under way: the case is someone else's now.
+            crate::lease::clear(tx, id)?;
             let (kind, payload) = assignment_event(assignee, case.assignee.as_deref());
             append_event(tx, id, kind, Actor::Human, Some(actor_name), &now, &payload)?;
             out.push(find_case(tx, id)?);

@@ -67,6 +67,10 @@ pub enum CasesError {
     Db(#[from] rusqlite::Error),
     #[error(transparent)]
     Store(#[from] skillcase_store::DbError),
+    /// Someone else is writing a reply on the case right now (their lease runs), and the case is
+    /// not assigned to the person sending.
+    #[error("{person} is replying to this case; take it over to send your reply")]
+    BeingReplied { person: String, until: String },
     /// A storage backend other than the embedded database failed (the team's PostgreSQL): its
     /// own stable code (`team_db_unreachable`, `team_db_error`, …) and words.
     #[error("{message}")]
@@ -100,6 +104,7 @@ impl Coded for CasesError {
             CasesError::InCase { source, .. } => source.code(),
             CasesError::Store(e) => e.code(),
             CasesError::Backend { code, .. } => code,
+            CasesError::BeingReplied { .. } => "case_being_replied",
         }
     }
 
@@ -129,6 +134,7 @@ impl Coded for CasesError {
             | CasesError::AgentNotFound { agent_id }
             | CasesError::AgentCasesDisabled { agent_id } => Some(json!({ "agent_id": agent_id })),
             CasesError::DeliveryNotRetryable { state } => Some(json!({ "state": state.as_str() })),
+            CasesError::BeingReplied { person, until } => Some(json!({ "person": person, "until": until })),
             CasesError::InvalidEndpointUrl { url, .. } => Some(json!({ "url": url })),
             CasesError::EndpointUrlCredentials { url } => Some(json!({ "field": "url", "url": url })),
             CasesError::InCase { number, source } => {

@@ -4,6 +4,7 @@
 //! - [`model`]: the case, its events and its deliveries (B1).
 //! - [`transition`]: every state change, each one transaction (B2).
 //! - [`notes`]: a person's internal notes, on the timeline and never sent to the agent.
+//! - [`lease`]: "Ana is replying", the short lease that holds off another person's Send.
 //! - [`promises`]: the promise ledger, what the agent promised on each case (D1).
 //! - [`reason`]: why the AI handed over (D5); [`report`]: cases per reason per week, time to
 //!   the first human reply, reopened cases.
@@ -26,6 +27,7 @@ pub mod delivery;
 pub mod endpoint;
 pub mod error;
 pub mod guard;
+pub mod lease;
 pub mod model;
 pub mod notes;
 pub mod outbox;

@@ -35,6 +35,10 @@ pub trait CasesRepository: Send + Sync {
     /// A person's internal note on a case: on its timeline, never sent to the agent, the case
     /// otherwise unchanged. Returns the note's event.
     fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError>;
+    /// `person` is writing a reply on the case: holds its lease for [`crate::lease::REPLY_LEASE`]
+    /// (renewed on every call) and returns it — or, while someone else's lease runs, theirs,
+    /// which they keep.
+    fn hold_reply(&self, case_id: &str, person: &str) -> Result<crate::lease::Replying, CasesError>;
     /// The agent hands back what the lead answered: `awaiting_lead` → `awaiting_human`.
     fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError>;
     /// The agent records what it asked the lead; the case keeps waiting on the lead.

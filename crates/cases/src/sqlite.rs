@@ -67,6 +67,11 @@ impl CasesRepository for SqliteCases {
         self.db.write(move |c| crate::notes::add_note(c, &case_id, &text, &actor_name))
     }
 
+    fn hold_reply(&self, case_id: &str, person: &str) -> Result<crate::lease::Replying, CasesError> {
+        let (case_id, person) = (case_id.to_owned(), person.to_owned());
+        self.db.write(move |c| crate::lease::hold(c, &case_id, &person))
+    }
+
     fn assign(
         &self,
         case_ids: &[String],

@@ -31,6 +31,10 @@ pub struct CaseWithTimeline {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub quiet: Option<super::quiet::QuietPlan>,
+    /// Who is writing a reply on the case right now, while their lease runs ([`super::lease`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replying: Option<super::lease::Replying>,
 }
 
 /// The inbox tabs of SPEC C1.
@@ -210,6 +214,7 @@ pub fn get_case(conn: &Connection, id: &str) -> Result<CaseWithTimeline, CasesEr
         deliveries: deliveries_for_case(conn, id)?,
         case,
         quiet: None,
+        replying: super::lease::live(conn, id, &super::clock::now())?,
     })
 }
 

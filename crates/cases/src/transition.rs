@@ -154,6 +154,9 @@ pub fn reply(
     atomic(conn, |tx| {
         let (case, to) = check(tx, case_id, Move::Reply(action))?;
         let now = clock::now();
+        let lease = crate::lease::stored(tx, case_id)?;
+        crate::lease::check_send(lease.as_ref(), actor_name, case.assignee.as_deref(), &now)?;
+        crate::lease::clear(tx, case_id)?;
         tx.execute(
             "UPDATE cases SET first_reply_at = ?2 WHERE id = ?1 AND first_reply_at IS NULL",
             params![case_id, now],

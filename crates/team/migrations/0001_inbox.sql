@@ -216,6 +216,14 @@ CREATE TABLE settings (
     value TEXT NOT NULL
 );
 
+-- "Ana is replying": the short lease a person holds while writing a reply (see the embedded
+-- database's migration 18). One row per case at most.
+CREATE TABLE reply_leases (
+    case_id TEXT PRIMARY KEY REFERENCES cases (id),
+    person  TEXT NOT NULL,
+    until   TEXT NOT NULL
+);
+
 -- Live updates: every change to a case or its deliveries is announced on the channel
 -- `skillcase_cases` as `opened:<case id>:<writer>` or `changed:<case id>:<writer>` (the writer is
 -- the connection's application_name, so an instance can skip what it announced itself), delivered
@@ -237,4 +245,6 @@ CREATE TRIGGER cases_announce AFTER INSERT OR UPDATE ON cases
 CREATE TRIGGER deliveries_announce AFTER INSERT OR UPDATE ON deliveries
     FOR EACH ROW EXECUTE FUNCTION skillcase_announce();
 CREATE TRIGGER case_events_announce AFTER INSERT ON case_events
+    FOR EACH ROW EXECUTE FUNCTION skillcase_announce();
+CREATE TRIGGER reply_leases_announce AFTER INSERT OR UPDATE ON reply_leases
     FOR EACH ROW EXECUTE FUNCTION skillcase_announce();

@@ -25,6 +25,7 @@ pub mod endpoint;
 pub mod enqueue;
 pub mod error;
 pub mod jobs;
+pub mod lease;
 pub mod live;
 pub mod outbox;
 pub mod quiet;

@@ -42,7 +42,8 @@ pub fn get_case(c: &mut impl GenericClient, id: &str) -> Result<CaseWithTimeline
     let case = find_case(c, id)?;
     let events = events_for_case(c, id)?;
     let deliveries = deliveries_for_case(c, id)?;
-    Ok(CaseWithTimeline { promises: promises_of(&events), case, events, deliveries, quiet: None })
+    let replying = crate::lease::live(c, id, &skillcase_cases::clock::now())?;
+    Ok(CaseWithTimeline { promises: promises_of(&events), case, events, deliveries, quiet: None, replying })
 }
 
 /// The case people know by `number` (`#1042`), through the unique index on `number`;

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use skillcase_cases::agents::{AgentInput, AgentSwitches, AgentView};
 use skillcase_cases::endpoint::{EndpointInput, EndpointSettings, EndpointView};
+use skillcase_cases::lease::Replying;
 use skillcase_cases::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
 use skillcase_cases::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use skillcase_cases::promises::{NewPromise, OverduePromise};
@@ -16,7 +17,7 @@ use skillcase_cases::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use skillcase_cases::transition::OpenOutcome;
 use skillcase_cases::CasesError;
 
-use crate::{agents, endpoint, jobs, outbox, quiet, reads, transition, PgCases};
+use crate::{agents, endpoint, jobs, lease, outbox, quiet, reads, transition, PgCases};
 
 impl CasesRepository for PgCases {
     fn open_case(&self, new: NewCase) -> Result<OpenOutcome, CasesError> {
@@ -35,6 +36,10 @@ impl CasesRepository for PgCases {
 
     fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError> {
         Ok(self.pg.write(|tx| transition::add_note(tx, case_id, text, actor_name))?)
+    }
+
+    fn hold_reply(&self, case_id: &str, person: &str) -> Result<Replying, CasesError> {
+        Ok(self.pg.write(|tx| lease::hold(tx, case_id, person))?)
     }
 
     fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError> {

@@ -11,6 +11,7 @@ use postgres::Transaction;
 use serde_json::json;
 use skillcase_cases::assign::{assignment_event, check_assignable, checked_assignee};
 use skillcase_cases::clock;
+use skillcase_cases::lease::check_send;
 use skillcase_cases::model::{Actor, Case, CaseEvent, CaseStatus, Delivery, EventKind, HumanAction, NewCase};
 use skillcase_cases::transition::{
     bulk_ids, checked_canceller, checked_new_case, closing_event, next_status, next_status_in_bulk,
@@ -92,6 +93,9 @@ pub fn reply(
     let actor_name = required("actor_name", actor_name)?;
     let (case, to) = check(tx, case_id, Move::Reply(action))?;
     let now = clock::now();
+    let lease = crate::lease::stored(tx, case_id)?;
+    check_send(lease.as_ref(), actor_name, case.assignee.as_deref(), &now)?;
+    crate::lease::clear(tx, case_id)?;
     tx.execute(
         "UPDATE cases SET first_reply_at = $2 WHERE id = $1 AND first_reply_at IS NULL",
         &[&case_id, &now],
@@ -261,6 +265,8 @@ pub fn assign(
             continue;
         }
         tx.execute("UPDATE cases SET assignee = $2, updated_at = $3 WHERE id = $1", &[id, &assignee, &now])?;
+        // A take-over ends whoever's reply was under way: the case is someone else's now.
+        crate::lease::clear(tx, id)?;
         let (kind, payload) = assignment_event(assignee, case.assignee.as_deref());
         append_event(tx, id, kind, Actor::Human, Some(actor_name), &now, &payload)?;
         out.push(find_case(tx, id)?);

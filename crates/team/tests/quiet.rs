@@ -14,7 +14,7 @@ use skillcase_cases::quiet::{QuietDelays, QuietRun, CLOSED_INSTRUCTION, REMINDER
 use skillcase_cases::CasesRepository;
 use skillcase_common::error::Coded;
 use skillcase_team::{rows, transition, PgCases};
-use support::{another_instance, psql, team};
+use support::{another_instance, psql, refund_case, team};
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -23,21 +23,9 @@ fn delays() -> QuietDelays {
     QuietDelays { remind_after: Some(24 * HOUR), close_after: Some(48 * HOUR) }
 }
 
-/// A case the agent opened for a conversation; only what the job reads matters here.
-fn new_case(conversation: &str) -> NewCase {
-    let json = serde_json::json!({
-        "conversation_id": conversation,
-        "agent_id": "support-bot",
-        "title": "Refund for a double charge",
-        "summary": "Charged twice for order 5512.",
-        "reason": "policy_restriction",
-    });
-    serde_json::from_value(json).unwrap()
-}
-
 /// A case whose person asked the customer for the card, its wait backdated to `since`.
 fn waiting_since(team: &PgCases, conversation: &str, since: &str) -> String {
-    let id = team.open_case(new_case(conversation)).unwrap().case.id;
+    let id = team.open_case(refund_case(conversation)).unwrap().case.id;
     team.reply(&id, HumanAction::NeedLeadInfo, "Which card was charged twice?", "Ana").unwrap();
     psql(team.url(), &format!("UPDATE cases SET waiting_since = '{since}' WHERE id = '{id}'"));
     id
@@ -270,7 +258,7 @@ fn with_closing_off_a_reminded_case_waits_on_the_customer_for_ever() {
 #[test]
 fn cases_waiting_on_a_person_or_closed_are_never_reminded_nor_closed() {
     let team = team();
-    let on_you = team.open_case(new_case("conv-1")).unwrap().case.id;
+    let on_you = team.open_case(refund_case("conv-1")).unwrap().case.id;
     let gone = waiting_since(&team, "conv-2", "2026-11-01T08:00:00.000Z");
     team.cancel(&gone, Actor::Human, Some("Ana"), Some("duplicate")).unwrap();
     let before = (kinds(&team, &on_you), kinds(&team, &gone));

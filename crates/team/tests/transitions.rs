@@ -19,31 +19,7 @@ use skillcase_cases::transition::MAX_BULK_CASES;
 use skillcase_cases::{clock, CasesRepository};
 use skillcase_common::error::Coded;
 use skillcase_team::{rows, PgCases};
-use support::{another_instance, psql, team};
-
-/// The case an agent opens when a lead asks for a refund it cannot grant.
-fn refund_case(conversation_id: &str) -> NewCase {
-    NewCase {
-        conversation_id: conversation_id.to_string(),
-        lead: Lead {
-            id: Some("lead-77".into()),
-            name: Some("Maria Souza".into()),
-            channel: Some("whatsapp".into()),
-            contact: Some("+55 11 91234-5678".into()),
-        },
-        agent_id: Some("support-bot".into()),
-        title: "Refund for a double charge".into(),
-        summary: "The lead was charged twice for order 5512 and wants one charge refunded.".into(),
-        blocker: Some("Refunds need a person's approval.".into()),
-        context: vec![ContextMessage {
-            role: "lead".into(),
-            text: "I was charged twice!".into(),
-            at: Some("2026-11-30T10:00:00.000Z".into()),
-        }],
-        source: CaseSource::Agent,
-        reason: HandoverReason::PolicyRestriction,
-    }
-}
+use support::{another_instance, psql, refund_case, team};
 
 fn open(team: &PgCases, conversation: &str) -> Case {
     team.open_case(refund_case(conversation)).unwrap().case

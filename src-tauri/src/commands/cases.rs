@@ -3,6 +3,7 @@
 //! marks, bulk actions, assignment and the endpoint banner.
 
 use crate::ipc::ipc;
+use skillcase_application::domain::cases::lease::Replying;
 use skillcase_application::domain::cases::model::{Case, Delivery, HumanAction};
 use skillcase_application::domain::cases::outbox::OutboxStatus;
 use skillcase_application::domain::cases::report::{CaseReport, ReportRange};
@@ -57,6 +58,12 @@ ipc! {
     /// *Take*: assigns the open case to the person at this desktop.
     fn case_take(state: State<'_, AppState>, id: String) -> Case {
         Ok(state.app().take_case(id).await?)
+    }
+
+    /// This desktop's person is writing a reply on the case: holds its short lease ("… is
+    /// replying" elsewhere); answers with the lease in force, another person's while theirs runs.
+    fn case_hold_reply(state: State<'_, AppState>, id: String) -> Replying {
+        Ok(state.app().hold_reply(id).await?)
     }
 
     /// The name this desktop's person goes by on cases (Settings' You name, else the system user).

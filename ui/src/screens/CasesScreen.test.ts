@@ -38,6 +38,9 @@ vi.mock("$lib/backend", () => ({
   casesMe: vi.fn(async () => "Ana Souza"),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
   replyToCase: vi.fn(),
+  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  takeCase: vi.fn(),
+  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
   retryDelivery: vi.fn(),
 }));
 

@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0015_overdue_watch_index.sql"),
     include_str!("migrations/0016_case_assignee.sql"),
     include_str!("migrations/0017_remote_catalogs.sql"),
+    include_str!("migrations/0018_reply_leases.sql"),
 ];
 
 /// Why the database could not be opened.

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
+use skillcase_cases::reason::HandoverReason;
 use skillcase_team::{PgCases, TeamUrl};
 use skillcase_testkit::postgres::Cluster;
 
@@ -32,4 +34,28 @@ pub fn psql_refused(url: &TeamUrl, sql: &str) -> String {
 
 fn database(url: &TeamUrl) -> &str {
     url.secret().rsplit('/').next().unwrap()
+}
+
+/// The case the agent opens in most tests: a refund for a double charge, for `conversation_id`.
+pub fn refund_case(conversation_id: &str) -> NewCase {
+    NewCase {
+        conversation_id: conversation_id.to_string(),
+        lead: Lead {
+            id: Some("lead-77".into()),
+            name: Some("Maria Souza".into()),
+            channel: Some("whatsapp".into()),
+            contact: Some("+55 11 91234-5678".into()),
+        },
+        agent_id: Some("support-bot".into()),
+        title: "Refund for a double charge".into(),
+        summary: "The lead was charged twice for order 5512 and wants one charge refunded.".into(),
+        blocker: Some("Refunds need a person's approval.".into()),
+        context: vec![ContextMessage {
+            role: "lead".into(),
+            text: "I was charged twice!".into(),
+            at: Some("2026-11-30T10:00:00.000Z".into()),
+        }],
+        source: CaseSource::Agent,
+        reason: HandoverReason::PolicyRestriction,
+    }
 }

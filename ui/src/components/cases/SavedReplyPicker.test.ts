@@ -8,6 +8,10 @@ import { aCase } from "../../test/cases";
 const pickSavedReplies = vi.fn();
 vi.mock("$lib/backend", () => ({
   replyToCase: vi.fn(),
+  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  takeCase: vi.fn(),
+  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
+  casesMe: async () => "Ana Souza",
   addCaseNote: vi.fn(),
   pickSavedReplies: (...args: unknown[]) => pickSavedReplies(...args),
 }));

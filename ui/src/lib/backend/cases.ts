@@ -27,9 +27,11 @@ import type { ReportWeek } from "../bindings/ReportWeek";
 import type { QuietPlan } from "../bindings/QuietPlan";
 import type { CaseSort } from "../bindings/CaseSort";
 import type { CaseSla } from "../bindings/CaseSla";
+import type { Replying } from "../bindings/Replying";
 import * as commands from "../bindings/commands";
 
 export type {
+  Replying,
   CaseView,
   Case,
   CaseSla,
@@ -104,6 +106,11 @@ export function takeCase(id: string): Promise<Case> {
 }
 
 /** The name the person at this desktop goes by on cases (Settings' You name, else the system user). */
+/** This desktop's person is typing a reply: holds the case's short lease (the lease in force comes back). */
+export function holdReply(id: string): Promise<Replying> {
+  return commands.caseHoldReply({ id });
+}
+
 export function casesMe(): Promise<string> {
   return commands.casesMe();
 }

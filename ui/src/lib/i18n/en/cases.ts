@@ -115,6 +115,8 @@ export const cases = {
   "cases.reply.sending": "Sending…",
   "cases.reply.closed": "This case is closed; it takes no more answers.",
   "cases.reply.waitingLead": "The agent is asking the customer. You can still escalate.",
+  "cases.reply.someoneReplying": "{person} is replying…",
+  "cases.reply.takeOver": "Take over and send",
   "cases.reply.failed": "The answer was not saved: {message}",
   "cases.reply.tab": "Reply",
   "cases.note.tab": "Internal note",

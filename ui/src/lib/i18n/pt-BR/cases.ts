@@ -117,6 +117,8 @@ export const cases: Record<keyof typeof en, string> = {
   "cases.reply.sending": "Enviando…",
   "cases.reply.closed": "Este caso está encerrado; não recebe mais respostas.",
   "cases.reply.waitingLead": "O agente está perguntando ao cliente. Você ainda pode escalar.",
+  "cases.reply.someoneReplying": "{person} está respondendo…",
+  "cases.reply.takeOver": "Assumir e enviar",
   "cases.reply.failed": "A resposta não foi salva: {message}",
   "cases.reply.tab": "Responder",
   "cases.note.tab": "Nota interna",

@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use skillcase_cases::agents::AgentInput;
 use skillcase_cases::endpoint::EndpointInput;
-use skillcase_cases::model::{CaseSource, ContextMessage, HumanAction, Lead, NewCase};
+use skillcase_cases::model::{HumanAction, NewCase};
 use skillcase_cases::outbox::{Attempt, Backoff};
 use skillcase_cases::promises::NewPromise;
-use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::repository::Veto;
 use skillcase_cases::{CasesRepository, OutboxRepository, SqliteCases};
 use skillcase_common::error::Coded;
@@ -119,27 +118,9 @@ fn worked_solo() -> Solo {
     solo
 }
 
+/// The sample refund case under another conversation and title.
 fn new_case(conversation_id: &str, title: &str) -> NewCase {
-    NewCase {
-        conversation_id: conversation_id.into(),
-        lead: Lead {
-            id: Some("lead-77".into()),
-            name: Some("Maria Souza".into()),
-            channel: Some("whatsapp".into()),
-            contact: Some("+55 11 91234-5678".into()),
-        },
-        agent_id: Some("support-bot".into()),
-        title: title.into(),
-        summary: "The lead needs a person.".into(),
-        blocker: Some("Needs a person's approval.".into()),
-        context: vec![ContextMessage {
-            role: "lead".into(),
-            text: "Fui cobrada duas vezes!".into(),
-            at: Some("2026-11-30T10:00:00.000Z".into()),
-        }],
-        source: CaseSource::Agent,
-        reason: HandoverReason::PolicyRestriction,
-    }
+    NewCase { title: title.into(), ..support::refund_case(conversation_id) }
 }
 
 fn endpoint() -> EndpointInput {

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use serde_json::Value;
-use skillcase_cases::model::{Actor, CaseStatus, DeliveryAction, EventKind, HumanAction, NewCase};
+use skillcase_cases::model::{Actor, CaseStatus, DeliveryAction, EventKind, HumanAction};
 use skillcase_cases::quiet::{QuietDelays, QuietRun, CLOSED_INSTRUCTION, REMINDER_INSTRUCTION};
 use skillcase_cases::CasesRepository;
 use skillcase_common::error::Coded;

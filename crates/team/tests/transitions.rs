@@ -10,8 +10,8 @@ use std::thread;
 
 use serde_json::json;
 use skillcase_cases::model::{
-    Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryAction, DeliveryState,
-    EventKind, HumanAction, Lead, NewCase,
+    Actor, Case, CaseEvent, CaseSource, CaseStatus, Delivery, DeliveryAction, DeliveryState, EventKind,
+    HumanAction,
 };
 use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::sla::{self, SlaState};

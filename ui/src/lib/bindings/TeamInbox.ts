@@ -17,4 +17,9 @@ source: TeamSource,
  * The URL saved in Settings (redacted), which the next start uses unless an option or the
  * environment says otherwise.
  */
-saved: string | null, };
+saved: string | null, 
+/**
+ * Why the team database is not in use although one is chosen: it could not be opened when
+ * Skillcase started, so this desktop's own inbox is open instead.
+ */
+problem: string | null, };

@@ -51,6 +51,8 @@ import type { SkillDetail } from "./SkillDetail";
 import type { SkillPage } from "./SkillPage";
 import type { SkillQuery } from "./SkillQuery";
 import type { TabCounts } from "./TabCounts";
+import type { TeamCheck } from "./TeamCheck";
+import type { TeamInbox } from "./TeamInbox";
 import type { VersionInfo } from "./VersionInfo";
 import type { YouSettings } from "./YouSettings";
 import { call } from "../backend/core";
@@ -60,6 +62,13 @@ import { call } from "../backend/core";
  */
 export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>("app_info");
+}
+
+/**
+ * Restarts Skillcase, so a newly saved team database is used.
+ */
+export function appRestart(): Promise<void> {
+  return call<void>("app_restart");
 }
 
 /**
@@ -608,4 +617,25 @@ export function skillsPickPackages(args: { title: string; filterName: string }):
  */
 export function skillsTryMessage(args: { message: string }): Promise<MatchOutcome> {
   return call<MatchOutcome>("skills_try_message", args);
+}
+
+/**
+ * Saves the team database for the next start once it answers (`None`: the embedded database).
+ */
+export function teamDatabaseSave(args: { url: string | null }): Promise<TeamInbox> {
+  return call<TeamInbox>("team_database_save", args);
+}
+
+/**
+ * Reaches the team database at `url` and says what is there, changing nothing.
+ */
+export function teamDatabaseTest(args: { url: string }): Promise<TeamCheck> {
+  return call<TeamCheck>("team_database_test", args);
+}
+
+/**
+ * Where this desktop's cases live now, and the team database saved for the next start.
+ */
+export function teamInbox(): Promise<TeamInbox> {
+  return call<TeamInbox>("team_inbox");
 }

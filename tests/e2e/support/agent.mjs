@@ -69,9 +69,13 @@ export async function eventually(check, what, timeoutMs = 20_000) {
   }
 }
 
-/** `skillcase endpoint set` on the app's data directory (the worker reads it before each attempt). */
-export function setEndpoint(dataDir, url, { maxAttempts = 1, secret = SECRET } = {}) {
-  execFileSync(CLI, ["endpoint", "set", "--url", url, "--secret", secret, "--max-attempts", String(maxAttempts)], {
+/**
+ * `skillcase endpoint set` on the app's data directory (the worker reads it before each attempt);
+ * with `database`, on that team database (`--database`), where every instance on it reads it.
+ */
+export function setEndpoint(dataDir, url, { maxAttempts = 1, secret = SECRET, database } = {}) {
+  const team = database ? ["--database", database] : [];
+  execFileSync(CLI, [...team, "endpoint", "set", "--url", url, "--secret", secret, "--max-attempts", String(maxAttempts)], {
     env: { ...process.env, SKILLCASE_DATA_DIR: dataDir },
   });
 }

@@ -65,6 +65,7 @@ pub struct TeamCheck {
     /// The server's version (`SHOW server_version`).
     pub server_version: String,
     /// Cases already in the team database (0 for a new one, which a solo inbox can be copied into).
+    #[ts(type = "number")]
     pub cases: i64,
 }
 

@@ -32,8 +32,12 @@ impl App {
     /// The status-line facts.
     pub fn info(&self, api: Option<ApiStatus>) -> AppInfo {
         let library = &self.inner().library;
-        let info = AppInfo::new(&library.skills_dir(), self.data_dir(), self.database_path())
+        let mut info = AppInfo::new(&library.skills_dir(), self.data_dir(), self.database_path())
             .with_skills_watch(library.watch_note());
+        if let Some(team) = &self.inner().team {
+            // The cases are what the status line's database is about: on a team, its server.
+            info.database_path = team.cases.url().redacted();
+        }
         match api {
             Some(api) => info.with_api(api),
             None => info,

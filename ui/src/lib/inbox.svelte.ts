@@ -32,8 +32,9 @@ export async function refreshCounts(): Promise<void> {
   }
 }
 
+/** A change to case `id`; an empty id (the team inbox reconnected) may have touched any case. */
 function touched(id: string | null): void {
-  inbox.changed = id;
+  inbox.changed = id || null;
   inbox.revision += 1;
   void refreshCounts();
 }

@@ -25,9 +25,18 @@ vi.mock("$lib/backend", () => ({
   getMcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
   getMcpClients: vi.fn(async () => []),
   onMcpClientsChanged: vi.fn(async () => () => {}),
+  teamInbox: vi.fn(async () => ({ url: null, source: "embedded", saved: null, problem: null })),
+  testTeamDatabase: vi.fn(),
+  saveTeamDatabase: vi.fn(),
+  restartApp: vi.fn(),
 }));
 
 const TOKEN = "a".repeat(64);
+
+/** Queries within Settings → Agent endpoint (the team inbox has a Test button too). */
+function endpointSection() {
+  return within(document.querySelector('[data-section="endpoint"]') as HTMLElement);
+}
 
 function view(overrides: Partial<SettingsView> = {}): SettingsView {
   return {
@@ -147,7 +156,7 @@ describe("the settings screen", () => {
     mocked.testEndpoint.mockResolvedValue({ ok: true, status: 204, error: null, elapsed_ms: 12 });
     await renderLoaded();
     await fireEvent.input(screen.getByLabelText("URL"), { target: { value: "http://127.0.0.1:9000/hook" } });
-    await fireEvent.click(screen.getByRole("button", { name: "Test" }));
+    await fireEvent.click(endpointSection().getByRole("button", { name: "Test" }));
     expect((await screen.findByTestId("endpoint-test-result")).textContent?.trim()).toBe(
       "The endpoint answered 204 in 12 ms.",
     );
@@ -156,7 +165,7 @@ describe("the settings screen", () => {
   it("shows why an endpoint test failed", async () => {
     mocked.testEndpoint.mockResolvedValue({ ok: false, status: null, error: "cannot connect", elapsed_ms: 3 });
     await renderLoaded();
-    await fireEvent.click(screen.getByRole("button", { name: "Test" }));
+    await fireEvent.click(endpointSection().getByRole("button", { name: "Test" }));
     expect((await screen.findByTestId("endpoint-test-result")).textContent?.trim()).toBe(
       "The test failed: cannot connect",
     );

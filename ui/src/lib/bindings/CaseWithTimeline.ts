@@ -4,6 +4,7 @@ import type { CaseEvent } from "./CaseEvent";
 import type { Delivery } from "./Delivery";
 import type { Promise } from "./Promise";
 import type { QuietPlan } from "./QuietPlan";
+import type { Replying } from "./Replying";
 
 /**
  * A case as the detail screen and `GET /v1/cases/{id}` show it.
@@ -25,4 +26,8 @@ promises: Array<Promise>,
  * When the reminder goes and the case closes while it waits on the customer; filled in by
  * the application, which knows the delays ([`super::quiet::plan`]).
  */
-quiet?: QuietPlan, };
+quiet?: QuietPlan, 
+/**
+ * Who is writing a reply on the case right now, while their lease runs ([`super::lease`]).
+ */
+replying?: Replying, };

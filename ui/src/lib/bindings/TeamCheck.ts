@@ -15,4 +15,4 @@ server_version: string,
 /**
  * Cases already in the team database (0 for a new one, which a solo inbox can be copied into).
  */
-cases: bigint, };
+cases: number, };

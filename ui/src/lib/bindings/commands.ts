@@ -41,6 +41,7 @@ import type { QuietSettings } from "./QuietSettings";
 import type { RemoteCatalog } from "./RemoteCatalog";
 import type { RemoteInstall } from "./RemoteInstall";
 import type { RemoteSkill } from "./RemoteSkill";
+import type { Replying } from "./Replying";
 import type { ReportRange } from "./ReportRange";
 import type { ResponseTargets } from "./ResponseTargets";
 import type { SavedReply } from "./SavedReply";

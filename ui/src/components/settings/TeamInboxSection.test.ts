@@ -1,0 +1,58 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/svelte";
+import TeamInboxSection from "./TeamInboxSection.svelte";
+import { setLocale } from "$lib/i18n/index.svelte";
+import * as backend from "$lib/backend";
+
+vi.mock("$lib/backend", () => ({
+  teamInbox: vi.fn(),
+  testTeamDatabase: vi.fn(),
+  saveTeamDatabase: vi.fn(),
+  restartApp: vi.fn(),
+}));
+
+const mocked = vi.mocked(backend);
+const EMBEDDED = { url: null, source: "embedded" as const, saved: null, problem: null };
+
+async function typeUrl(value: string) {
+  await fireEvent.input(await screen.findByTestId("team-url"), { target: { value } });
+}
+
+beforeEach(() => {
+  setLocale("en");
+  mocked.teamInbox.mockReset().mockResolvedValue(EMBEDDED);
+  mocked.testTeamDatabase.mockReset();
+  mocked.saveTeamDatabase.mockReset();
+});
+
+describe("Settings → Team inbox", () => {
+  it("says the cases live on this desktop when no team database is set", async () => {
+    render(TeamInboxSection);
+    expect((await screen.findByTestId("team-in-use")).textContent).toContain("this desktop only");
+  });
+
+  it("tests the typed connection string and says what answered", async () => {
+    mocked.testTeamDatabase.mockResolvedValue({ url: "postgres://ana:****@db/support", server_version: "15.18", cases: 0 });
+    render(TeamInboxSection);
+    await typeUrl("postgres://ana:s3cret@db/support");
+    await fireEvent.click(screen.getByTestId("team-test"));
+    expect(mocked.testTeamDatabase).toHaveBeenCalledWith("postgres://ana:s3cret@db/support");
+    expect((await screen.findByTestId("team-test-result")).textContent).toContain("15.18");
+  });
+
+  it("saves for the next start, clears the field and offers a restart", async () => {
+    mocked.saveTeamDatabase.mockResolvedValue({ ...EMBEDDED, saved: "postgres://ana:****@db/support" });
+    render(TeamInboxSection);
+    await typeUrl("postgres://ana:s3cret@db/support");
+    await fireEvent.click(screen.getByTestId("team-save"));
+    expect(await screen.findByTestId("team-restart")).toBeTruthy();
+    expect((screen.getByTestId("team-url") as HTMLInputElement).value).toBe("");
+    expect(document.body.textContent).not.toContain("s3cret");
+  });
+
+  it("shows why the team database was not opened at start", async () => {
+    mocked.teamInbox.mockResolvedValue({ ...EMBEDDED, saved: "postgres://db/support", problem: "connection refused" });
+    render(TeamInboxSection);
+    expect((await screen.findByTestId("team-problem")).textContent).toContain("connection refused");
+  });
+});

@@ -3,6 +3,7 @@
 //! does; a notification that cannot be shown (no notification daemon, as under Xvfb) is dropped
 //! silently, because the inbox itself already shows the case.
 
+use skillcase_application::alerts::CaseAlert;
 use skillcase_application::domain::common::events::{DomainEvent, EventBus};
 use tauri::{AppHandle, Manager};
 use tauri_plugin_notification::NotificationExt;
@@ -10,14 +11,18 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::state::AppState;
 
-/// Starts the task that notifies about each `CaseOpened` and `PromiseOverdue`; it ends when the
-/// bus is dropped.
+/// Starts the task that notifies about each new case (or case assigned to the person, as their
+/// choice in Settings → You says), `PromiseOverdue` and `SlaOverdue`; it ends when the bus is
+/// dropped.
 pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
     let mut events = bus.subscribe();
     tauri::async_runtime::spawn(async move {
+        let mut told = std::collections::HashSet::new();
         loop {
             match events.recv().await {
-                Ok(DomainEvent::CaseOpened { id }) => show_case(&app, id).await,
+                Ok(event @ (DomainEvent::CaseOpened { .. } | DomainEvent::CaseChanged { .. })) => {
+                    show_alert(&app, &event, &mut told).await
+                }
                 Ok(DomainEvent::PromiseOverdue { number, quote, .. }) => {
                     show_overdue(&app, number, quote).await
                 }
@@ -31,14 +36,26 @@ pub fn notify_new_cases(bus: &EventBus, app: AppHandle) {
     });
 }
 
-/// Shows `#1042 Title` with the summary, read from the database off the async runtime.
-async fn show_case(app: &AppHandle, id: String) {
+/// Shows `#1042 Title` with the summary for a new case, or `#1042 assigned to you`, when the
+/// person's choice calls for it; each assignment once (`told` keeps their events).
+async fn show_alert(app: &AppHandle, event: &DomainEvent, told: &mut std::collections::HashSet<i64>) {
     let state = app.state::<AppState>();
-    let Ok(found) = state.app().get_case(id).await else {
-        return;
-    };
-    let case = found.case;
-    show(app, format!("#{} {}", case.number, case.title), case.summary);
+    match state.app().case_alert(event).await {
+        Some(CaseAlert::Opened(case)) => show(app, format!("#{} {}", case.number, case.title), case.summary),
+        Some(CaseAlert::AssignedToYou { case, seq }) if told.insert(seq) => {
+            let portuguese = state.app().speaks_portuguese().await;
+            show(app, assigned_title(case.number, portuguese), case.title)
+        }
+        _ => {}
+    }
+}
+
+fn assigned_title(number: i64, portuguese: bool) -> String {
+    if portuguese {
+        format!("#{number}: atribuído a você")
+    } else {
+        format!("#{number}: assigned to you")
+    }
 }
 
 /// Shows `#1042: promise overdue` with the words the customer was given.
@@ -76,7 +93,13 @@ fn show(app: &AppHandle, title: String, body: String) {
 
 #[cfg(test)]
 mod tests {
-    use super::{overdue_title, target_overdue_title};
+    use super::{assigned_title, overdue_title, target_overdue_title};
+
+    #[test]
+    fn assigned_title_names_the_case_in_the_persons_language() {
+        assert_eq!(assigned_title(1042, false), "#1042: assigned to you");
+        assert_eq!(assigned_title(7, true), "#7: atribuído a você");
+    }
 
     #[test]
     fn target_overdue_title_names_the_case_and_the_target_in_the_persons_language() {

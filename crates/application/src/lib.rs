@@ -8,6 +8,7 @@
 //! fork on install, the inventory), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
+pub mod alerts;
 mod app;
 pub mod assign;
 pub mod cases;

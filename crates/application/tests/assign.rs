@@ -4,11 +4,14 @@
 
 mod support;
 
+use skillcase_application::alerts::CaseAlert;
 use skillcase_application::domain::cases::model::{EventKind, HumanAction};
 use skillcase_application::domain::cases::store::{CaseFilter, CaseTab, CaseView};
+use skillcase_application::domain::cases::{CasesRepository, SqliteCases};
 use skillcase_application::domain::common::events::DomainEvent;
-use skillcase_application::settings::YouSettings;
+use skillcase_application::settings::{CaseAlerts, YouSettings};
 use skillcase_application::App;
+use skillcase_store::Database;
 use support::app_as;
 
 async fn a_case(app: &App, conversation: &str) -> String {
@@ -16,7 +19,7 @@ async fn a_case(app: &App, conversation: &str) -> String {
 }
 
 async fn named(app: &App, name: &str) {
-    app.set_you(YouSettings { name: name.into(), email: String::new() }).await.unwrap();
+    app.set_you(YouSettings { name: name.into(), ..Default::default() }).await.unwrap();
 }
 
 #[tokio::test]
@@ -64,4 +67,50 @@ async fn a_reply_is_recorded_under_the_saved_name() {
     let case = app.reply_to_case(id, HumanAction::Resolved, "Refunded.".into()).await.unwrap();
     let reply = case.events.iter().find(|e| e.kind == EventKind::HumanReplied).unwrap();
     assert_eq!(reply.actor_name.as_deref(), Some("Ana Souza"));
+}
+
+async fn alerted_for(app: &App, alerts: CaseAlerts) {
+    let you = YouSettings { name: "Ana Souza".into(), alerts: Some(alerts), ..Default::default() };
+    app.set_you(you).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_person_who_wants_every_case_is_alerted_to_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_as(&dir, "ana-desktop").await;
+    let id = a_case(&app, "conv-1").await;
+    let alert = app.case_alert(&DomainEvent::CaseOpened { id }).await;
+    assert!(matches!(alert, Some(CaseAlert::Opened(_))), "{alert:?}");
+}
+
+#[tokio::test]
+async fn a_person_who_wants_only_their_cases_is_not_alerted_to_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_as(&dir, "ana-desktop").await;
+    alerted_for(&app, CaseAlerts::Mine).await;
+    let id = a_case(&app, "conv-1").await;
+    assert_eq!(app.case_alert(&DomainEvent::CaseOpened { id }).await, None);
+}
+
+#[tokio::test]
+async fn a_person_who_wants_only_their_cases_is_alerted_when_someone_assigns_them_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_as(&dir, "ana-desktop").await;
+    alerted_for(&app, CaseAlerts::Mine).await;
+    let id = a_case(&app, "conv-1").await;
+    // Bruno, on another desktop of the same inbox, gives Ana the case.
+    let bruno = SqliteCases::new(Database::open(app.database_path()).unwrap());
+    bruno.assign(std::slice::from_ref(&id), Some("Ana Souza"), "Bruno Lima").unwrap();
+    let alert = app.case_alert(&DomainEvent::CaseChanged { id: id.clone() }).await;
+    assert!(matches!(alert, Some(CaseAlert::AssignedToYou { ref case, .. }) if case.id == id), "{alert:?}");
+}
+
+#[tokio::test]
+async fn taking_a_case_oneself_raises_no_alert() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_as(&dir, "ana-desktop").await;
+    alerted_for(&app, CaseAlerts::Mine).await;
+    let id = a_case(&app, "conv-1").await;
+    app.take_case(id.clone()).await.unwrap();
+    assert_eq!(app.case_alert(&DomainEvent::CaseChanged { id }).await, None);
 }

@@ -44,7 +44,13 @@ async fn the_picker_renders_the_reply_with_the_case_and_your_name_from_settings(
     let dir = tempfile::tempdir().unwrap();
     let app = app(&dir).await;
     let (id, number) = a_case(&app).await;
-    app.set_you(YouSettings { name: "Ana Lima".into(), email: "ana@example.com".into() }).await.unwrap();
+    app.set_you(YouSettings {
+        name: "Ana Lima".into(),
+        email: "ana@example.com".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
     app.create_saved_reply(reply(
         "Refund done",
         "Hi {{lead.name}}, case {{case.number}} is done. {{person.name}}",
@@ -68,8 +74,10 @@ async fn without_a_saved_name_person_name_is_the_name_replies_are_recorded_under
 async fn an_e_mail_without_an_at_sign_is_refused_and_nothing_is_saved() {
     let dir = tempfile::tempdir().unwrap();
     let app = app(&dir).await;
-    let err =
-        app.set_you(YouSettings { name: "Ana".into(), email: "ana.example.com".into() }).await.unwrap_err();
+    let err = app
+        .set_you(YouSettings { name: "Ana".into(), email: "ana.example.com".into(), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!((err.code.as_str(), err.details), ("invalid_person", Some(json!({ "field": "email" }))));
     let view = app.settings_view(ApiStatus::Listening { url: "http://127.0.0.1:1".into() }).await.unwrap();
     assert_eq!(view.workspace.you, YouSettings::default());

@@ -32,7 +32,7 @@ pub use quiet::{quiet_settings, set_quiet_settings, QuietSettings};
 pub use response_targets::{response_targets, set_response_targets};
 pub use skills_dir::{effective_skills_dir, set_skills_dir, skills_dir_setting};
 pub use view::{ApiAccess, SettingsView};
-pub use you::{set_you, you, YouSettings};
+pub use you::{set_you, you, CaseAlerts, YouSettings};
 
 use skillcase_skill::policy::Policy;
 

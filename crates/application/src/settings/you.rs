@@ -20,6 +20,42 @@ pub const MAX_CHARS: usize = 200;
 pub struct YouSettings {
     pub name: String,
     pub email: String,
+    /// Which new cases raise a desktop notification for this person (a team shares one inbox).
+    #[serde(default)]
+    #[ts(optional)]
+    pub alerts: Option<CaseAlerts>,
+}
+
+/// Which cases notify this person (issue 27): on a team's inbox nobody wants every colleague's
+/// case to pop up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CaseAlerts {
+    /// Every new case.
+    #[default]
+    All,
+    /// New cases nobody has taken yet.
+    Unassigned,
+    /// Only cases assigned to me (when someone assigns one to me).
+    Mine,
+}
+
+impl CaseAlerts {
+    /// Whether a case just opened, assigned to `assignee`, notifies a person called `me`.
+    pub fn on_opened(self, assignee: Option<&str>, me: &str) -> bool {
+        match self {
+            CaseAlerts::All => true,
+            CaseAlerts::Unassigned => assignee.is_none(),
+            CaseAlerts::Mine => assignee == Some(me),
+        }
+    }
+
+    /// Whether an assignment to `assignee` made by `by` notifies `me`: only with [`CaseAlerts::Mine`],
+    /// only when someone else gave `me` the case.
+    pub fn on_assigned(self, assignee: Option<&str>, by: Option<&str>, me: &str) -> bool {
+        self == CaseAlerts::Mine && assignee == Some(me) && by != Some(me)
+    }
 }
 
 /// The saved name and e-mail, both empty until saved.
@@ -30,7 +66,11 @@ pub fn you(settings: &dyn SettingsRepository) -> Result<YouSettings, SettingsErr
 /// Trims, checks and saves the name and e-mail: an e-mail without an `@` between two parts, or a
 /// value too long, is refused (`invalid_person`) and nothing is saved.
 pub fn set_you(settings: &dyn SettingsRepository, value: YouSettings) -> Result<YouSettings, SettingsError> {
-    let value = YouSettings { name: value.name.trim().to_string(), email: value.email.trim().to_string() };
+    let value = YouSettings {
+        name: value.name.trim().to_string(),
+        email: value.email.trim().to_string(),
+        alerts: value.alerts,
+    };
     for (field, text) in [("name", &value.name), ("email", &value.email)] {
         if text.chars().count() > MAX_CHARS {
             return Err(SettingsError::InvalidPerson {
@@ -53,5 +93,29 @@ fn looks_like_email(text: &str) -> bool {
     match text.split_once('@') {
         Some((user, domain)) => !user.is_empty() && !domain.is_empty() && !text.contains(char::is_whitespace),
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CaseAlerts;
+
+    #[test]
+    fn everyone_who_wants_all_cases_hears_of_a_new_one() {
+        assert!(CaseAlerts::All.on_opened(None, "Ana"));
+    }
+
+    #[test]
+    fn unassigned_hears_of_new_cases_nobody_took() {
+        assert!(CaseAlerts::Unassigned.on_opened(None, "Ana"));
+        assert!(!CaseAlerts::Unassigned.on_opened(Some("Bruno"), "Ana"));
+    }
+
+    #[test]
+    fn mine_hears_only_of_cases_someone_else_gave_me() {
+        assert!(!CaseAlerts::Mine.on_opened(None, "Ana"));
+        assert!(CaseAlerts::Mine.on_assigned(Some("Ana"), Some("Bruno"), "Ana"));
+        assert!(!CaseAlerts::Mine.on_assigned(Some("Ana"), Some("Ana"), "Ana"));
+        assert!(!CaseAlerts::All.on_assigned(Some("Ana"), Some("Bruno"), "Ana"));
     }
 }

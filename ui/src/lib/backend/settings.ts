@@ -13,6 +13,7 @@ import type { QuietSettings } from "../bindings/QuietSettings";
 import type { AgentInput } from "../bindings/AgentInput";
 import type { AgentView } from "../bindings/AgentView";
 import type { YouSettings } from "../bindings/YouSettings";
+import type { CaseAlerts } from "../bindings/CaseAlerts";
 import type { ResponseTargets } from "../bindings/ResponseTargets";
 import * as commands from "../bindings/commands";
 
@@ -29,6 +30,7 @@ export type {
   AgentInput,
   AgentView,
   YouSettings,
+  CaseAlerts,
   ResponseTargets,
 };
 

@@ -16,8 +16,9 @@ fn version_prints_the_crate_version() {
 fn help_lists_the_subcommands() {
     let out = skillcase().arg("--help").assert().success().get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("Usage: skillcase <COMMAND>"), "{text}");
+    assert!(text.contains("Usage: skillcase [OPTIONS] <COMMAND>"), "{text}");
     assert!(text.contains("info"), "{text}");
+    assert!(text.contains("--database <URL>"), "{text}");
 }
 
 #[test]

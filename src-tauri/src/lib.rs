@@ -90,6 +90,7 @@ registered![
     team::team_inbox,
     team::team_database_test,
     team::team_database_save,
+    team::team_copy_inbox,
     team::app_restart,
     settings::settings_set_skills_dir,
     settings::settings_set_api_port,

@@ -25,15 +25,18 @@ use crate::PgCases;
 use Kind::{Flag, Int, Text};
 
 /// What was copied, per table in the order copied: rows and checksum, equal on both sides.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[ts(export)]
 pub struct CopyReport {
     pub tables: Vec<TableCopy>,
 }
 
 /// One table of a [`CopyReport`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[ts(export)]
 pub struct TableCopy {
     pub table: String,
+    #[ts(type = "number")]
     pub rows: u64,
     /// Lowercase hex SHA-256 over the rows' canonical text (one JSON array per row, in key order).
     pub sha256: String,

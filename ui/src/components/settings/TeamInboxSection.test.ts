@@ -9,6 +9,7 @@ vi.mock("$lib/backend", () => ({
   testTeamDatabase: vi.fn(),
   saveTeamDatabase: vi.fn(),
   restartApp: vi.fn(),
+  copyInboxToTeam: vi.fn(),
 }));
 
 const mocked = vi.mocked(backend);
@@ -38,6 +39,22 @@ describe("Settings → Team inbox", () => {
     await fireEvent.click(screen.getByTestId("team-test"));
     expect(mocked.testTeamDatabase).toHaveBeenCalledWith("postgres://ana:s3cret@db/support");
     expect((await screen.findByTestId("team-test-result")).textContent).toContain("15.18");
+  });
+
+  it("offers an empty team database this desktop's cases and says what was copied", async () => {
+    mocked.testTeamDatabase.mockResolvedValue({ url: "postgres://db/support", server_version: "15.18", cases: 0 });
+    mocked.copyInboxToTeam.mockResolvedValue({
+      tables: [
+        { table: "cases", rows: 3, sha256: "a".repeat(64) },
+        { table: "case_events", rows: 7, sha256: "b".repeat(64) },
+      ],
+    });
+    render(TeamInboxSection);
+    await typeUrl("postgres://db/support");
+    await fireEvent.click(screen.getByTestId("team-test"));
+    await fireEvent.click(await screen.findByTestId("team-copy"));
+    expect(mocked.copyInboxToTeam).toHaveBeenCalledWith("postgres://db/support");
+    expect((await screen.findByTestId("team-copied")).textContent).toContain("Copied 3 cases");
   });
 
   it("saves for the next start, clears the field and offers a restart", async () => {

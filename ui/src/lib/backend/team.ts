@@ -1,12 +1,13 @@
 // Settings → Team inbox over IPC: where the cases live, Test a team PostgreSQL, save it for the
 // next start and restart into it. Commands are declared in src-tauri/src/commands/team.rs; their
 // functions and every type are generated from Rust (`../bindings/commands.ts`).
+import type { CopyReport } from "../bindings/CopyReport";
 import type { TeamCheck } from "../bindings/TeamCheck";
 import type { TeamInbox } from "../bindings/TeamInbox";
 import type { TeamSource } from "../bindings/TeamSource";
 import * as commands from "../bindings/commands";
 
-export type { TeamCheck, TeamInbox, TeamSource };
+export type { CopyReport, TeamCheck, TeamInbox, TeamSource };
 
 /** Where this desktop's cases live now, and the team database saved for the next start. */
 export function teamInbox(): Promise<TeamInbox> {
@@ -26,4 +27,9 @@ export function saveTeamDatabase(url: string | null): Promise<TeamInbox> {
 /** Restarts Skillcase so a newly saved team database is used. */
 export function restartApp(): Promise<void> {
   return commands.appRestart();
+}
+
+/** Copies this desktop's inbox into the empty team database at `url`, verified table by table. */
+export function copyInboxToTeam(url: string): Promise<CopyReport> {
+  return commands.teamCopyInbox({ url });
 }

@@ -11,6 +11,7 @@ import type { CaseReport } from "./CaseReport";
 import type { CaseWithTimeline } from "./CaseWithTimeline";
 import type { CatalogEntry } from "./CatalogEntry";
 import type { ClientPreview } from "./ClientPreview";
+import type { CopyReport } from "./CopyReport";
 import type { DayCount } from "./DayCount";
 import type { Delivery } from "./Delivery";
 import type { EndpointInput } from "./EndpointInput";
@@ -626,6 +627,13 @@ export function skillsPickPackages(args: { title: string; filterName: string }):
  */
 export function skillsTryMessage(args: { message: string }): Promise<MatchOutcome> {
   return call<MatchOutcome>("skills_try_message", args);
+}
+
+/**
+ * Copies this desktop's inbox into the empty team database at `url`, verified table by table.
+ */
+export function teamCopyInbox(args: { url: string }): Promise<CopyReport> {
+  return call<CopyReport>("team_copy_inbox", args);
 }
 
 /**

@@ -23,5 +23,7 @@ export const team = {
   "settings.team.savedRestart": "Saved. Restart Skillcase to open the team inbox.",
   "settings.team.forgotRestart": "Saved. Restart Skillcase to go back to this desktop's own inbox.",
   "settings.team.problem": "The team database could not be opened when Skillcase started, so this desktop's own inbox is open: {error}",
+  "settings.team.copy": "Copy this desktop's cases into it",
+  "settings.team.copied": "Copied {cases} cases; all {tables} tables read back the same. Save it for the next start to use it.",
   "settings.team.restart": "Restart now",
 };

@@ -25,5 +25,7 @@ export const team: Record<keyof typeof en, string> = {
   "settings.team.savedRestart": "Salvo. Reinicie o Skillcase para abrir a caixa da equipe.",
   "settings.team.forgotRestart": "Salvo. Reinicie o Skillcase para voltar à caixa deste computador.",
   "settings.team.problem": "O banco da equipe não pôde ser aberto quando o Skillcase iniciou, então a caixa deste computador está aberta: {error}",
+  "settings.team.copy": "Copiar os casos deste computador para ele",
+  "settings.team.copied": "{cases} casos copiados; as {tables} tabelas foram conferidas. Salve-o para a próxima abertura para usá-lo.",
   "settings.team.restart": "Reiniciar agora",
 };

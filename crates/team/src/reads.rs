@@ -32,6 +32,11 @@ use crate::rows::{
 /// holds it (the planner uses the index only for this very expression).
 const SEARCH_TEXT: &str = "(search_fields || ' ' || search_talk)";
 
+/// The cases waiting on the person that they have not opened since they began waiting (what
+/// `UNREAD_SQL` says of a case waiting on the person), word for word the predicate of the index
+/// `cases_unread`, so the planner counts them from that index alone.
+pub const UNREAD_WAITING: &str = "status = 'awaiting_human' AND (read_at IS NULL OR read_at < waiting_since)";
+
 /// The open cases, as the partial indexes `cases_one_open_per_conversation` and
 /// `cases_open_waiting` select them.
 const OPEN: &str = "status IN ('awaiting_human', 'awaiting_lead')";
@@ -74,20 +79,19 @@ pub fn list_cases(c: &mut impl GenericClient, filter: &CaseFilter) -> Result<Cas
 
 /// How many cases each tab holds and how many waiting on the person they have not opened yet.
 ///
-/// The open tabs and the badge are counted through the open cases' index (the cases waiting
-/// now, not the whole history). Closed cases are not counted one by one:
-/// the case counter hands out numbers without gaps (its row lock makes the opening transactions
-/// take turns, a rolled-back one gives its number back) and no case is ever deleted, so the
-/// cases are exactly those numbered from the lowest to the highest number — two index lookups —
-/// and the closed ones are those that are not open.
+/// Each open count is a count of one small index (`cases_open_status`, `cases_unread`): the cases
+/// waiting now, not the whole history, and a few bytes each. Closed cases are not counted one
+/// by one: the case counter hands out numbers without gaps (its row lock makes the opening
+/// transactions take turns, a rolled-back one gives its number back) and no case is ever deleted,
+/// so the cases are exactly those numbered from the lowest to the highest number — two index
+/// lookups — and the closed ones are those that are not open.
 pub fn tab_counts(c: &mut impl GenericClient) -> Result<TabCounts, TeamError> {
     let row = c.query_one(
         &format!(
-            "SELECT count(*) FILTER (WHERE status = 'awaiting_human'), \
-             count(*) FILTER (WHERE status = 'awaiting_lead'), \
-             count(*) FILTER (WHERE status = 'awaiting_human' AND {UNREAD_SQL}), \
-             (SELECT coalesce(max(number) - min(number) + 1, 0) FROM cases) \
-             FROM cases WHERE {OPEN}"
+            "SELECT (SELECT count(*) FROM cases WHERE status = 'awaiting_human'), \
+             (SELECT count(*) FROM cases WHERE status = 'awaiting_lead'), \
+             (SELECT count(*) FROM cases WHERE {UNREAD_WAITING}), \
+             (SELECT coalesce(max(number) - min(number) + 1, 0) FROM cases)"
         ),
         &[],
     )?;

@@ -2,6 +2,7 @@
 //! module builds on: one case (plain, or locked for a transition), its timeline and deliveries,
 //! the open case of a conversation, and the one insert into the append-only timeline.
 
+use postgres::types::{ToSql, Type};
 use postgres::{GenericClient, Row};
 use skillcase_cases::model::{
     Actor, Case, CaseEvent, CaseSource, CaseStatus, ContextMessage, Delivery, DeliveryAction, DeliveryState,
@@ -121,9 +122,17 @@ pub fn delivery_from_row(row: &Row) -> Result<Delivery, TeamError> {
     })
 }
 
+/// `value` as the one text parameter of a query sent with its type (`query_typed`): the server
+/// parses, binds and runs it in one round trip, where `query` prepares it in a round trip of its
+/// own first. Opening a case makes three such reads, each a round trip fewer.
+fn text_param<'a>(value: &'a &str) -> [(&'a (dyn ToSql + Sync), Type); 1] {
+    [(value, Type::TEXT)]
+}
+
 /// Just the case; `case_not_found` if there is none.
 pub fn find_case(c: &mut impl GenericClient, id: &str) -> Result<Case, TeamError> {
-    let row = c.query_opt(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE id = $1"), &[&id])?;
+    let row =
+        c.query_typed_opt(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE id = $1"), &text_param(&id))?;
     case_from_row(&row.ok_or_else(|| CasesError::CaseNotFound { id: id.to_string() })?)
 }
 
@@ -149,13 +158,13 @@ pub fn open_case_for_conversation(
 /// The timeline of a case, oldest first.
 pub fn events_for_case(c: &mut impl GenericClient, case_id: &str) -> Result<Vec<CaseEvent>, TeamError> {
     let sql = format!("SELECT {EVENT_COLUMNS} FROM case_events WHERE case_id = $1 ORDER BY seq");
-    c.query(&sql, &[&case_id])?.iter().map(event_from_row).collect()
+    c.query_typed(&sql, &text_param(&case_id))?.iter().map(event_from_row).collect()
 }
 
 /// The deliveries of a case, oldest first.
 pub fn deliveries_for_case(c: &mut impl GenericClient, case_id: &str) -> Result<Vec<Delivery>, TeamError> {
     let sql = format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE case_id = $1 ORDER BY created_at, id");
-    c.query(&sql, &[&case_id])?.iter().map(delivery_from_row).collect()
+    c.query_typed(&sql, &text_param(&case_id))?.iter().map(delivery_from_row).collect()
 }
 
 /// One delivery; `delivery_not_found` if there is none.

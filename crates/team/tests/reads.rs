@@ -893,4 +893,16 @@ fn the_first_pages_and_their_counts_read_indexes_not_every_case() {
     let (seq, idx): (i64, i64) = scans.map(|row| (row.get(0), row.get(1))).unwrap();
     assert!(idx > 0, "the reads used indexes");
     assert_eq!(seq, 0, "no read went through every case");
+    // Each count reads the narrowest index for it (the unread one only while its predicate is
+    // `UNREAD_WAITING` word for word).
+    let counted = [
+        (reads::UNREAD_WAITING, "cases_unread"),
+        ("status = 'awaiting_lead'", "cases_open_status"),
+        ("closed_at IS NOT NULL AND assignee = 'Ana'", "cases_closed_by_assignee"),
+    ];
+    for (condition, index) in counted {
+        let plan = tx.query(&format!("EXPLAIN SELECT count(*) FROM cases WHERE {condition}"), &[]).unwrap();
+        let plan: Vec<String> = plan.iter().map(|row| row.get(0)).collect();
+        assert!(plan.iter().any(|line| line.contains(index)), "{condition}: {plan:?}");
+    }
 }

@@ -2,7 +2,8 @@
 //! a cluster in a temporary directory on 127.0.0.1, as the `postgres` user when the tests run as
 //! root (the server refuses root). One cluster per test process, each test in a database of its
 //! own. A watchdog shell stops the server and removes the directory when the test process ends,
-//! however it ends.
+//! however it ends. A benchmark may keep its cluster's data between runs instead
+//! ([`Cluster::keep_in`]).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -32,42 +33,32 @@ impl Cluster {
 
     /// Starts a new cluster (stopped when this process ends).
     pub fn start() -> Cluster {
-        let bin = server_bin().unwrap_or_else(|| {
-            panic!("PostgreSQL's server is not installed: apt-get install postgresql (scripts/test does)")
-        });
         let dir = tempfile::Builder::new().prefix("skillcase-pg-").tempdir().unwrap().keep();
-        let run_as = is_root().then_some("postgres");
-        if let Some(user) = run_as {
-            run(Command::new("chown").arg(user).arg(&dir), "chown");
-        }
-        let cluster = Cluster { port: free_port(), bin, dir, run_as };
-        cluster
-            .pg("initdb")
-            .args([
-                "-D",
-                &cluster.data(),
-                "-U",
-                ROLE,
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
-                "--no-locale",
-                "--no-sync",
-            ])
-            .status_ok("initdb");
+        let cluster = Cluster::in_dir(dir);
+        cluster.init();
         cluster.watch_parent();
-        let options = format!(
-            "-p {} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c synchronous_commit=off \
-             -c full_page_writes=off -c max_connections=300",
-            cluster.port,
-            cluster.dir.display()
-        );
+        cluster.run();
         cluster
-            .pg("pg_ctl")
-            .args(["-D", &cluster.data(), "-l", &cluster.log(), "-w", "-t", "60", "-o", &options, "start"])
-            .status_ok("pg_ctl start");
+    }
+
+    /// Starts a cluster whose data stays in `dir`: made there the first time, found there the
+    /// next, so a benchmark fills its large database once and later runs reuse it. The server
+    /// is stopped by [`Cluster::stop`] or, at the latest, when this process ends; the data stays.
+    pub fn keep_in(dir: &Path) -> Cluster {
+        std::fs::create_dir_all(dir).unwrap();
+        let cluster = Cluster::in_dir(dir.to_path_buf());
+        if !Path::new(&cluster.data()).join("PG_VERSION").exists() {
+            cluster.init();
+        }
+        cluster.run();
+        cluster.stop_with_parent();
         cluster
+    }
+
+    /// Stops the server now (a fast shutdown: a checkpoint, so a kept cluster starts next time
+    /// without recovery).
+    pub fn stop(&self) {
+        self.pg("pg_ctl").args(["-D", &self.data(), "-m", "fast", "-w", "stop"]).status_ok("pg_ctl stop");
     }
 
     /// The port the server listens on, on 127.0.0.1.
@@ -105,6 +96,39 @@ impl Cluster {
         }
     }
 
+    /// A cluster in `dir`, owned by the user the server runs as (it refuses root).
+    fn in_dir(dir: PathBuf) -> Cluster {
+        let bin = server_bin().unwrap_or_else(|| {
+            panic!("PostgreSQL's server is not installed: apt-get install postgresql (scripts/test does)")
+        });
+        let run_as = is_root().then_some("postgres");
+        if let Some(user) = run_as {
+            run(Command::new("chown").arg(user).arg(&dir), "chown");
+        }
+        Cluster { port: free_port(), bin, dir, run_as }
+    }
+
+    /// Makes the cluster's data directory, with the trusted role every test connects as.
+    fn init(&self) {
+        self.pg("initdb")
+            .args(["-D", &self.data(), "-U", ROLE, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"])
+            .status_ok("initdb");
+    }
+
+    /// Starts the server on the cluster's port, durability traded for speed (nothing here
+    /// outlives a crash that matters).
+    fn run(&self) {
+        let options = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -k {} -c fsync=off -c synchronous_commit=off \
+             -c full_page_writes=off -c max_connections=300",
+            self.port,
+            self.dir.display()
+        );
+        self.pg("pg_ctl")
+            .args(["-D", &self.data(), "-l", &self.log(), "-w", "-t", "60", "-o", &options, "start"])
+            .status_ok("pg_ctl start");
+    }
+
     fn data(&self) -> String {
         self.dir.join("data").display().to_string()
     }
@@ -137,6 +161,22 @@ impl Cluster {
         );
         // Started in the background by a shell that exits at once, so the watchdog outlives
         // nothing it should not and leaves no zombie behind.
+        let detached = format!("({script}) </dev/null >/dev/null 2>&1 &");
+        let status = Command::new("sh").args(["-c", &detached]).status().unwrap();
+        assert!(status.success(), "the cluster's watchdog did not start");
+    }
+
+    /// Stops a kept cluster's server once this process is gone, leaving its directory. The
+    /// watchdog signals the postmaster it saw start (SIGINT: a fast shutdown) rather than
+    /// running `pg_ctl` on the directory, so it never stops the server of a later run that
+    /// already reuses the data.
+    fn stop_with_parent(&self) {
+        let pid_file = std::fs::read_to_string(Path::new(&self.data()).join("postmaster.pid")).unwrap();
+        let postmaster: u32 = pid_file.lines().next().and_then(|pid| pid.trim().parse().ok()).unwrap();
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; kill -INT {postmaster}",
+            pid = std::process::id()
+        );
         let detached = format!("({script}) </dev/null >/dev/null 2>&1 &");
         let status = Command::new("sh").args(["-c", &detached]).status().unwrap();
         assert!(status.success(), "the cluster's watchdog did not start");

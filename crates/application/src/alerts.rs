@@ -1,4 +1,4 @@
-//! Which changes raise a desktop notification for this desktop's person (issue 27): on a team's
+//! Which changes raise a desktop notification for this desktop's person (SPEC D4): on a team's
 //! inbox each person chooses in Settings → You to hear of every new case, of new cases nobody took,
 //! or only of cases someone assigns to them. The desktop shows what this returns; the choice
 //! itself is made here, once, for every front end that notifies.

@@ -1,4 +1,4 @@
-//! Assignment (issue 27): who works a case. The inbox's *Take*, *Assign to…* and *Unassign*,
+//! Assignment (SPEC D4): who works a case. The inbox's *Take*, *Assign to…* and *Unassign*,
 //! and its *Mine* view, all name the person at this desktop the same way: the name saved in
 //! Settings → You, or the system user until one is saved. The same name is recorded on every
 //! event this desktop writes, so the timeline says who did what.

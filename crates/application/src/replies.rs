@@ -1,4 +1,4 @@
-//! Saved replies (issue 28): Settings lists, adds, changes, deletes, imports and exports them;
+//! Saved replies (SPEC D5): Settings lists, adds, changes, deletes, imports and exports them;
 //! the reply box's picker asks which fit what is being typed, already rendered for the case.
 
 use std::path::PathBuf;

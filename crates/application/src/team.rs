@@ -1,4 +1,4 @@
-//! The team inbox setting (issue 27): which PostgreSQL database, if any, holds this desktop's
+//! The team inbox setting (SPEC D4): which PostgreSQL database, if any, holds this desktop's
 //! cases instead of the embedded SQLite file. First match wins: the `--database` option, then
 //! `$SKILLCASE_DATABASE_URL`, then the URL saved from Settings in `team-database.url` (mode 0600:
 //! it carries the password), else the embedded database.

@@ -1,4 +1,4 @@
-//! The CLI over a hostile skills directory (issue #25): `read` and `read-file` never follow a skill
+//! The CLI over a hostile skills directory: `read` and `read-file` never follow a skill
 //! folder that is a link out of DIR, not even one swapped in after the folder was listed, just as
 //! `serve` skips it; and no FIFO or huge file in DIR keeps `serve` from listening or from
 //! stopping on SIGTERM.

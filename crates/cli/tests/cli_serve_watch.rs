@@ -1,5 +1,5 @@
 //! `skillcase serve --skills-dir DIR` watches DIR: a skill created, broken or fixed there shows
-//! in (or leaves) the level-1 index within one second (SPEC A9, issue #4 "Headless use").
+//! in (or leaves) the level-1 index within one second (SPEC A9, without the window).
 
 mod support;
 

@@ -1,4 +1,4 @@
-//! Crash safety of the library (issue #4): the real `skillcase` binary imports zips and edits a
+//! Crash safety of the library: the real `skillcase` binary imports zips and edits a
 //! skill through the library and is killed with SIGKILL at a random moment, 50 times. After every
 //! kill the database passes `PRAGMA integrity_check`, the skill folder holds exactly the content
 //! it had before that run or the content that run was writing (never a mix), and the library

@@ -1,6 +1,7 @@
-//! Issue 27's crash test: three real `skillcase serve` processes on one team PostgreSQL deliver
-//! 200 replies while one of them is killed with SIGKILL again and again (and started again). No
-//! reply is lost, and each reply reaches the agent under exactly one `webhook-id`.
+//! The team inbox's crash test (SPEC D4): three real `skillcase serve` processes on one team
+//! PostgreSQL deliver 200 replies while one of them is killed with SIGKILL again and again (and
+//! started again). No reply is lost, and each reply reaches the agent under exactly one
+//! `webhook-id`.
 
 mod support;
 

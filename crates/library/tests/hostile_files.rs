@@ -1,4 +1,4 @@
-//! Attacks on the skills directory through the files themselves (issue #25): a path swapped
+//! Attacks on the skills directory through the files themselves: a path swapped
 //! between a regular file and a link to a file outside, or a FIFO, while several threads read
 //! level 3 through the library; and a FIFO where `skill.config.yaml` should be when the scan
 //! starts. The readers must never see a byte from outside the skill, and no thread may be held.

@@ -1,4 +1,4 @@
-//! Huge and endless files in the skills directory (issue #25): a 2 GB sparse `SKILL.md` without a
+//! Huge and endless files in the skills directory: a 2 GB sparse `SKILL.md` without a
 //! closing `---`, a 2 GB `skill.config.yaml`, and one that is a link to `/dev/zero`. The scan must
 //! finish promptly with a finding on that skill, having read none of it: the peak memory of this
 //! test process (its own binary, so other tests do not blur it) stays far below the file.

@@ -1,4 +1,4 @@
-//! Remote catalogs (issue 29 item 5): the actions behind the Catalog screen's remote catalogs and
+//! Remote catalogs (SPEC D6): the actions behind the Catalog screen's remote catalogs and
 //! `skillcase catalogs …` / `skillcase inventory`. Subscribing checks the URL and finds the
 //! catalog's kind (a static JSON index, or an MCP server serving the Skills extension); a pull
 //! downloads only the files whose bytes are not stored yet, checks every one against its

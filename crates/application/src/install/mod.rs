@@ -1,4 +1,4 @@
-//! Install to agents (issue 29): the actions behind the skill view's *Install to agents* and its
+//! Install to agents (SPEC D6): the actions behind the skill view's *Install to agents* and its
 //! drift badge, and behind `skillcase install`, `sync` and `verify`. A skill (a library skill by
 //! name, or a skill folder) is copied into agents' skills folders at user or project level;
 //! each folder's `skillcase.lock` says what was copied, so drift can be found and undone. The

@@ -1,4 +1,4 @@
-//! Quiet customers (issue 28): how long a case waits on the customer before the agent is asked
+//! Quiet customers (SPEC D5): how long a case waits on the customer before the agent is asked
 //! to nudge them, and how long after that it closes as `lead_unresponsive`. Each can be switched
 //! off and keeps its delay while off.
 //!

@@ -1,4 +1,4 @@
-//! Response-time targets (issue 28): the first human reply and the resolution, each in business
+//! Response-time targets (SPEC D5): the first human reply and the resolution, each in business
 //! minutes of the workspace's calendar, each off until a person sets it — an update must not
 //! start flagging cases as late against a target nobody chose. A case keeps the targets it was
 //! opened under ([`skillcase_cases::sla`]).

@@ -1,4 +1,4 @@
-//! You (issue 28): the name and e-mail of the person at this desktop, which saved replies fill
+//! You (SPEC D5): the name and e-mail of the person at this desktop, which saved replies fill
 //! in as `{{person.name}}` and `{{person.email}}`. Both empty until saved; an empty name falls
 //! back to the name replies are recorded under (the system user).
 
@@ -26,7 +26,7 @@ pub struct YouSettings {
     pub alerts: Option<CaseAlerts>,
 }
 
-/// Which cases notify this person (issue 27): on a team's inbox nobody wants every colleague's
+/// Which cases notify this person (SPEC D4): on a team's inbox nobody wants every colleague's
 /// case to pop up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

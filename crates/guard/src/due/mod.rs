@@ -1,4 +1,4 @@
-//! When is a promise due? (the promise ledger, issue #23 item 6)
+//! When is a promise due? (the promise ledger, SPEC D1)
 //!
 //! When a message promising human follow-up passes the guardrail, the case records the promise
 //! and, if the text says when, the moment it falls due, so case detail and the inbox can show

@@ -1,4 +1,4 @@
-//! Install to agents (issue 29): copying a skill into the folders agents read skills from
+//! Install to agents (SPEC D6): copying a skill into the folders agents read skills from
 //! (`.claude/skills`, `.agents/skills`, … at user or project level), recording every copy in
 //! the folder's `skillcase.lock`, and later finding and undoing drift.
 //!

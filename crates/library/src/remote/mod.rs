@@ -1,4 +1,4 @@
-//! Remote catalogs (SPEC D6, issue 29 item 5): catalogs subscribed to by URL — a static JSON
+//! Remote catalogs (SPEC D6): catalogs subscribed to by URL — a static JSON
 //! index or an MCP server serving the Skills extension — pulled incrementally into the blob
 //! store, installed as forks, and kept for the local copy's sake when upstream removes a skill.
 //!

@@ -1,6 +1,6 @@
-// "Ana is replying" (issue 27): the composer holds the case's short lease while its person types
-// (at most every RENEW_MS, so a held lease never runs out mid-sentence), and the case shows who
-// else is replying while their lease runs.
+// "Ana is replying" (the team inbox, SPEC D4): the composer holds the case's short lease while its
+// person types (at most every RENEW_MS, so a held lease never runs out mid-sentence), and the case
+// shows who else is replying while their lease runs.
 import type { Replying } from "../bindings/Replying";
 
 /** How often typing renews the lease; the server holds it 15 s from each renewal. */

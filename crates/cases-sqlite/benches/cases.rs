@@ -20,8 +20,8 @@ use skillcase_cases::quiet::{self, QuietDelays};
 use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::ReportRange;
 use skillcase_cases::sla;
-use skillcase_cases::store::{get_case, CaseFilter, CaseSort, CaseTab};
 use skillcase_cases::sql::Storage;
+use skillcase_cases::store::{get_case, CaseFilter, CaseSort, CaseTab};
 use skillcase_cases::CasesRepository;
 use skillcase_cases_sqlite::inbox::{list_cases, tab_counts};
 use skillcase_cases_sqlite::report::case_report;
@@ -58,15 +58,21 @@ fn benches(c: &mut Criterion) {
     });
     let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
     let waiting = CaseFilter { tab: Some(CaseTab::WaitingOnYou), ..CaseFilter::default() };
-    c.bench_function("inbox_page_of_50_among_10k_cases", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &waiting).unwrap()));
+    c.bench_function("inbox_page_of_50_among_10k_cases", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &waiting).unwrap())
+    });
     let searched = CaseFilter { search: Some("seed-9999".into()), ..CaseFilter::default() };
-    c.bench_function("inbox_search_among_10k_cases", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap()));
+    c.bench_function("inbox_search_among_10k_cases", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap())
+    });
     let id = cases.open_case(new_case("timeline".into())).unwrap().case.id;
     cases.reply(&id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
     for _ in 0..20 {
         cases.record_lead_asked(&id, Some("Which card?")).unwrap();
     }
-    c.bench_function("case_with_22_events", |b| b.iter(|| get_case(&mut SqliteSql::new(&conn), &id).unwrap()));
+    c.bench_function("case_with_22_events", |b| {
+        b.iter(|| get_case(&mut SqliteSql::new(&conn), &id).unwrap())
+    });
 }
 
 /// Writes `n` cases straight into the table in one transaction (opening them one by one with
@@ -137,13 +143,21 @@ fn hundred_thousand(c: &mut Criterion) {
         ..CaseFilter::default()
     };
     let first = page(CaseTab::WaitingOnYou, 0);
-    c.bench_function("inbox_first_page_of_100_among_100k", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &first).unwrap()));
+    c.bench_function("inbox_first_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &first).unwrap())
+    });
     let deep = page(CaseTab::WaitingOnYou, 69_900);
-    c.bench_function("inbox_last_page_of_100_among_100k", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &deep).unwrap()));
+    c.bench_function("inbox_last_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &deep).unwrap())
+    });
     let closed = page(CaseTab::Closed, 10_000);
-    c.bench_function("inbox_closed_page_among_100k", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &closed).unwrap()));
+    c.bench_function("inbox_closed_page_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &closed).unwrap())
+    });
     let searched = CaseFilter { search: Some("wa-99999".into()), ..page(CaseTab::WaitingOnYou, 0) };
-    c.bench_function("inbox_search_among_100k", |b| b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap()));
+    c.bench_function("inbox_search_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap())
+    });
     let typing = CaseFilter { search: Some("excec 4242".into()), ..page(CaseTab::WaitingOnYou, 0) };
     c.bench_function("inbox_search_note_prefix_among_100k", |b| {
         b.iter(|| list_cases(&mut SqliteSql::new(&conn), &typing).unwrap())
@@ -221,10 +235,16 @@ fn quiet_customers(c: &mut Criterion, conn: &rusqlite::Connection) {
     )
     .unwrap();
     c.bench_function("quiet_due_for_reminder_batch_among_100k", |b| {
-        b.iter(|| quiet::due_for_reminder(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", quiet::BATCH).unwrap())
+        b.iter(|| {
+            quiet::due_for_reminder(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", quiet::BATCH)
+                .unwrap()
+        })
     });
     c.bench_function("quiet_due_for_close_batch_among_100k", |b| {
-        b.iter(|| quiet::due_for_close(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", true, quiet::BATCH).unwrap())
+        b.iter(|| {
+            quiet::due_for_close(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", true, quiet::BATCH)
+                .unwrap()
+        })
     });
     let delays = QuietDelays {
         remind_after: Some(Duration::from_secs(24 * 3600)),
@@ -268,7 +288,11 @@ fn agent_routing(c: &mut Criterion) {
     cases.write(move |sql| set_agent(sql, &billing)).unwrap();
     for n in 0..10_000 {
         let agent = if n % 2 == 0 { "support-bot" } else { "billing-bot" };
-        let id = cases.open_case(NewCase { agent_id: Some(agent.into()), ..new_case(format!("route-{n}")) }).unwrap().case.id;
+        let id = cases
+            .open_case(NewCase { agent_id: Some(agent.into()), ..new_case(format!("route-{n}")) })
+            .unwrap()
+            .case
+            .id;
         cases.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
     }
     let conn = skillcase_store::db::open(&path).unwrap();
@@ -330,12 +354,20 @@ fn response_targets(c: &mut Criterion) {
         b.iter(|| list_cases(&mut SqliteSql::new(&conn), &deep).unwrap())
     });
     c.bench_function("sla_overdue_scan_nothing_due_among_100k", |b| {
-        b.iter(|| assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2025-12-31T00:00:00.000Z").unwrap().is_empty()))
+        b.iter(|| {
+            assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2025-12-31T00:00:00.000Z")
+                .unwrap()
+                .is_empty())
+        })
     });
     let announced = sla::take_overdue(&mut SqliteSql::new(&conn), "2026-12-31T00:00:00.000Z").unwrap().len();
     assert!(announced > 70_000, "every open case's targets fell due: {announced}");
     c.bench_function("sla_overdue_scan_all_announced_among_100k", |b| {
-        b.iter(|| assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2026-12-31T00:00:00.000Z").unwrap().is_empty()))
+        b.iter(|| {
+            assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2026-12-31T00:00:00.000Z")
+                .unwrap()
+                .is_empty())
+        })
     });
 }
 

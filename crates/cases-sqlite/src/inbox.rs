@@ -7,8 +7,8 @@ use skillcase_cases::reads::UNREAD_SQL;
 use skillcase_cases::rows::{case_from_row, CASE_COLUMNS, CASE_COLUMN_COUNT};
 use skillcase_cases::sql::{Arg, Sql};
 use skillcase_cases::store::{
-    checked_day, list_item, me, page_limit, search_words, CaseFilter, CasePage, CaseSort, CaseTab, CaseView,
-    TabCounts,
+    checked_day, list_item, me, page_limit, page_total, search_words, CaseFilter, CasePage, CaseSort,
+    CaseTab, CaseView, TabCounts,
 };
 use skillcase_cases::CasesError;
 
@@ -17,8 +17,9 @@ pub fn list_cases(sql: &mut dyn Sql, filter: &CaseFilter) -> Result<CasePage, Ca
     let limit = page_limit(filter);
     let (where_sql, args) = filter_sql(filter)?;
     let from = Source::of(sql, filter)?;
-    let total = sql.query_one(&format!("SELECT count(*) FROM {} {where_sql}", from.cases()), &texts(&args))?.int(0)?;
-    let now = super::clock::now();
+    let count = format!("SELECT count(*) FROM {} {where_sql}", from.cases());
+    let total = page_total(sql, filter, |sql| sql.query_one(&count, &texts(&args))?.int(0))?;
+    let now = skillcase_cases::clock::now();
     let tab_order = match filter.tab {
         Some(tab) => tab.order(&now),
         None => "waiting_since IS NULL, waiting_since ASC, closed_at DESC, number ASC".into(),
@@ -61,7 +62,8 @@ pub fn list_cases(sql: &mut dyn Sql, filter: &CaseFilter) -> Result<CasePage, Ca
         .query(&query, &[])?
         .iter()
         .map(|row| {
-            let promise = row.opt_text(extra + 2)?.map(|quote| Ok::<_, CasesError>((quote, row.opt_text(extra + 3)?)));
+            let promise =
+                row.opt_text(extra + 2)?.map(|quote| Ok::<_, CasesError>((quote, row.opt_text(extra + 3)?)));
             list_item(case_from_row(row)?, row.opt_text(extra)?, row.bool(extra + 1)?, promise.transpose()?)
         })
         .collect::<Result<Vec<_>, CasesError>>()?;
@@ -183,8 +185,9 @@ impl Source {
             return Ok(Source::Indexes);
         }
         let Some(query) = match_query(search) else { return Ok(Source::Indexes) };
-        let matched =
-            sql.query_one("SELECT count(*) FROM cases_search WHERE cases_search MATCH $1", args![&query])?.int(0)?;
+        let matched = sql
+            .query_one("SELECT count(*) FROM cases_search WHERE cases_search MATCH $1", args![&query])?
+            .int(0)?;
         Ok(if matched <= FEW_MATCHES { Source::Matches } else { Source::Indexes })
     }
 
@@ -290,4 +293,3 @@ pub fn match_query(search: &str) -> Option<String> {
         search_words(search).map(|word| format!("\"{}\"*", word.replace('"', "\"\""))).collect();
     (!phrases.is_empty()).then(|| phrases.join(" "))
 }
-

@@ -5,10 +5,10 @@
 use time::Date;
 
 use skillcase_cases::args;
+use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::{
     checked_range, empty_weeks, parsed, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek,
 };
-use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::sql::Sql;
 use skillcase_cases::CasesError;
 
@@ -112,4 +112,3 @@ fn medians(sql: &mut dyn Sql, range: &ReportRange, group: &str) -> Result<Vec<(S
 fn medians_overall(sql: &mut dyn Sql, range: &ReportRange) -> Result<Option<i64>, CasesError> {
     Ok(medians(sql, range, "''")?.into_iter().next().map(|(_, m)| m))
 }
-

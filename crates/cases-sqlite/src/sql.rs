@@ -47,7 +47,9 @@ fn value(raw: ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(n) => Value::Int(n),
         ValueRef::Real(x) => Value::Real(x),
-        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => Value::Text(String::from_utf8_lossy(bytes).into_owned()),
+        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
+            Value::Text(String::from_utf8_lossy(bytes).into_owned())
+        }
     }
 }
 

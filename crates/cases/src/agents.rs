@@ -67,8 +67,10 @@ impl Default for AgentSwitches {
 /// The switches of `agent_id` (every switch on for an agent without settings, or no id).
 pub fn switches(sql: &mut dyn Sql, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError> {
     let Some(agent_id) = agent_id else { return Ok(AgentSwitches::default()) };
-    let row =
-        sql.query_opt("SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = $1", args![agent_id])?;
+    let row = sql.query_opt(
+        "SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = $1",
+        args![agent_id],
+    )?;
     Ok(match row {
         Some(row) => AgentSwitches { cases_enabled: row.bool(0)?, guardrail_enabled: row.bool(1)? },
         None => AgentSwitches::default(),

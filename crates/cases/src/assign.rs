@@ -38,7 +38,10 @@ pub fn assign_many(
             out.push(case);
             continue;
         }
-        sql.execute("UPDATE cases SET assignee = $2, updated_at = $3 WHERE id = $1", args![id, assignee, now.as_str()])?;
+        sql.execute(
+            "UPDATE cases SET assignee = $2, updated_at = $3 WHERE id = $1",
+            args![id, assignee, now.as_str()],
+        )?;
         // A take-over ends whoever's reply was under way: the case is someone else's now.
         crate::lease::clear(sql, id)?;
         let (kind, payload) = assignment_event(assignee, case.assignee.as_deref());

@@ -78,7 +78,11 @@ impl CasesError {
     /// The blocking task that ran a storage step ended without an answer (the runtime is
     /// shutting down).
     pub fn stopped() -> CasesError {
-        CasesError::Storage { code: "task_failed", message: "the storage task stopped".into(), retryable: false }
+        CasesError::Storage {
+            code: "task_failed",
+            message: "the storage task stopped".into(),
+            retryable: false,
+        }
     }
 
     /// Whether trying the whole transaction again may succeed.

@@ -16,7 +16,12 @@ use crate::sql::Sql;
 
 /// Adds a person's note to a case, open or closed; `text_required` when the note is blank,
 /// `case_not_found` when there is no such case. Returns the note's event.
-pub fn add_note(sql: &mut dyn Sql, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError> {
+pub fn add_note(
+    sql: &mut dyn Sql,
+    case_id: &str,
+    text: &str,
+    actor_name: &str,
+) -> Result<CaseEvent, CasesError> {
     let text = crate::transition::required("note", text)?;
     let actor_name = crate::transition::required("actor_name", actor_name)?;
     lock_case(sql, case_id)?;

@@ -184,7 +184,10 @@ pub fn claim_next(sql: &mut dyn Sql, lease_margin: Duration) -> Result<Option<Cl
     let Some(endpoint) = agents::route(sql, agent_id.as_deref())? else { return Ok(None) };
     let id = row.text(0)?;
     let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
-    sql.execute("UPDATE deliveries SET claimed_until = $2 WHERE id = $1", args![&id, clock::after(lease).as_str()])?;
+    sql.execute(
+        "UPDATE deliveries SET claimed_until = $2 WHERE id = $1",
+        args![&id, clock::after(lease).as_str()],
+    )?;
     Ok(Some(Claimed { id, case_id: row.text(1)?, body: row.text(2)?, endpoint }))
 }
 
@@ -327,7 +330,10 @@ impl Settled {
     fn event(&self, id: &str, attempts: i64) -> (EventKind, serde_json::Value) {
         let status = self.status;
         match &self.error {
-            None => (EventKind::AgentNotified, json!({ "delivery_id": id, "attempt": attempts, "status": status })),
+            None => (
+                EventKind::AgentNotified,
+                json!({ "delivery_id": id, "attempt": attempts, "status": status }),
+            ),
             Some(error) => (
                 EventKind::DeliveryFailed,
                 json!({ "delivery_id": id, "attempt": attempts, "status": status, "error": error,
@@ -356,7 +362,8 @@ pub fn retry(sql: &mut dyn Sql, id: &str) -> Result<Delivery, CasesError> {
 /// The delivery, its row locked until the transaction ends; `delivery_not_found` if there is none.
 fn lock_delivery(sql: &mut dyn Sql, id: &str) -> Result<Delivery, CasesError> {
     let lock = sql.dialect().for_update();
-    let row = sql.query_opt(&format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1{lock}"), args![id])?;
+    let row =
+        sql.query_opt(&format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1{lock}"), args![id])?;
     delivery_from_row(&row.ok_or_else(|| CasesError::DeliveryNotFound { id: id.to_string() })?)
 }
 

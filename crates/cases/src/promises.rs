@@ -92,7 +92,15 @@ pub fn record_promise(sql: &mut dyn Sql, case_id: &str, promise: &NewPromise) ->
     }
     let payload = promise.event_payload();
     let now = clock::now();
-    append_event(sql, case_id, EventKind::PromiseMade, Actor::Agent, case.agent_id.as_deref(), &now, &payload)?;
+    append_event(
+        sql,
+        case_id,
+        EventKind::PromiseMade,
+        Actor::Agent,
+        case.agent_id.as_deref(),
+        &now,
+        &payload,
+    )?;
     sql.execute(
         "UPDATE cases SET promise_quote = $2, promise_due_at = $3, promise_overdue_told = false, updated_at = $4 \
          WHERE id = $1 AND (promise_quote IS NULL \
@@ -134,7 +142,8 @@ pub struct OverduePromise {
 /// them told, so each overdue promise is announced once whichever instance polls first.
 pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
     let condition = "promise_due_at <= $1 AND status IN ('awaiting_human', 'awaiting_lead')";
-    let rows = crate::sla::take_marked(sql, "promise_overdue_told", condition, "id, number, promise_quote", now)?;
+    let rows =
+        crate::sla::take_marked(sql, "promise_overdue_told", condition, "id, number, promise_quote", now)?;
     rows.iter()
         .map(|row| {
             Ok(OverduePromise {

@@ -155,8 +155,9 @@ fn remind_all(storage: &impl Storage, now: &str, cutoff: &str) -> Result<Vec<Str
     let mut reminded = Vec::new();
     for id in storage.read(|sql| due_for_reminder(sql, cutoff, BATCH))? {
         let (case_id, now, cutoff) = (id.clone(), now.to_string(), cutoff.to_string());
-        let reminded = storage.write(move |sql| transition::remind_quiet(sql, &case_id, &now, &cutoff).map(|r| r.is_some()));
-        if skipped(reminded)? {
+        let done = storage
+            .write(move |sql| transition::remind_quiet(sql, &case_id, &now, &cutoff).map(|r| r.is_some()));
+        if skipped(done)? {
             reminded.push(id);
         }
     }
@@ -164,13 +165,19 @@ fn remind_all(storage: &impl Storage, now: &str, cutoff: &str) -> Result<Vec<Str
 }
 
 /// Closes the cases due to close at `cutoff`; returns the ids this instance closed.
-fn close_all(storage: &impl Storage, now: &str, cutoff: &str, reminders: bool) -> Result<Vec<String>, CasesError> {
+fn close_all(
+    storage: &impl Storage,
+    now: &str,
+    cutoff: &str,
+    reminders: bool,
+) -> Result<Vec<String>, CasesError> {
     let mut closed = Vec::new();
     for id in storage.read(|sql| due_for_close(sql, cutoff, reminders, BATCH))? {
         let (case_id, now, cutoff) = (id.clone(), now.to_string(), cutoff.to_string());
-        let closed = storage
-            .write(move |sql| transition::close_unresponsive(sql, &case_id, &now, &cutoff, reminders).map(|r| r.is_some()));
-        if skipped(closed)? {
+        let done = storage.write(move |sql| {
+            transition::close_unresponsive(sql, &case_id, &now, &cutoff, reminders).map(|r| r.is_some())
+        });
+        if skipped(done)? {
             closed.push(id);
         }
     }
@@ -193,11 +200,7 @@ pub fn no_longer_qualifies(error: &CasesError) -> bool {
 
 /// The cases waiting on the customer since `cutoff` or earlier with no reminder in this wait,
 /// longest waiting first (served by the partial index `cases_to_remind`).
-pub fn due_for_reminder(
-    sql: &mut dyn Sql,
-    cutoff: &str,
-    limit: usize,
-) -> Result<Vec<String>, CasesError> {
+pub fn due_for_reminder(sql: &mut dyn Sql, cutoff: &str, limit: usize) -> Result<Vec<String>, CasesError> {
     quiet_ids(sql, "reminded_at IS NULL AND waiting_since <= $1", "waiting_since", cutoff, limit)
 }
 
@@ -258,7 +261,12 @@ pub(crate) fn reminder_due(sql: &mut dyn Sql, case_id: &str, cutoff: &str) -> Re
 
 /// Whether the case qualifies for closing at `cutoff`, read inside the closing's transaction
 /// after the case is locked.
-pub(crate) fn close_due(sql: &mut dyn Sql, case_id: &str, cutoff: &str, reminders: bool) -> Result<bool, CasesError> {
+pub(crate) fn close_due(
+    sql: &mut dyn Sql,
+    case_id: &str,
+    cutoff: &str,
+    reminders: bool,
+) -> Result<bool, CasesError> {
     let query = format!(
         "SELECT status = 'awaiting_lead' \
          AND coalesce(reminded_at, CASE WHEN $3 THEN NULL ELSE waiting_since END) <= $2 \
@@ -299,7 +307,12 @@ pub(crate) fn enqueue_reminder(
 }
 
 /// Writes the `case.closed` delivery of the `lead_unresponsive` event `event_seq`.
-pub(crate) fn enqueue_closed(sql: &mut dyn Sql, case: &Case, event_seq: i64, now: &str) -> Result<Delivery, CasesError> {
+pub(crate) fn enqueue_closed(
+    sql: &mut dyn Sql,
+    case: &Case,
+    event_seq: i64,
+    now: &str,
+) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
     let body = serde_json::to_string(&ClosedPayload::new(&id, now, case))
         .expect("a closing payload always serialises");

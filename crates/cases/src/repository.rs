@@ -218,10 +218,17 @@ impl<S: Storage> CasesRepository for S {
     ) -> Result<Case, CasesError> {
         let case_id = case_id.to_owned();
         let (actor_name, reason) = (actor_name.map(str::to_owned), reason.map(str::to_owned));
-        self.write(move |sql| transition::cancel(sql, &case_id, actor, actor_name.as_deref(), reason.as_deref()))
+        self.write(move |sql| {
+            transition::cancel(sql, &case_id, actor, actor_name.as_deref(), reason.as_deref())
+        })
     }
 
-    fn cancel_many(&self, case_ids: &[String], actor_name: &str, reason: &str) -> Result<Vec<Case>, CasesError> {
+    fn cancel_many(
+        &self,
+        case_ids: &[String],
+        actor_name: &str,
+        reason: &str,
+    ) -> Result<Vec<Case>, CasesError> {
         let (case_ids, actor_name, reason) = (case_ids.to_vec(), actor_name.to_owned(), reason.to_owned());
         self.write(move |sql| transition::cancel_many(sql, &case_ids, &actor_name, &reason))
     }
@@ -230,8 +237,14 @@ impl<S: Storage> CasesRepository for S {
         self.read(|sql| crate::store::get_case(sql, id))
     }
 
-    fn assign(&self, case_ids: &[String], assignee: Option<&str>, actor_name: &str) -> Result<Vec<Case>, CasesError> {
-        let (case_ids, assignee, actor_name) = (case_ids.to_vec(), assignee.map(str::to_owned), actor_name.to_owned());
+    fn assign(
+        &self,
+        case_ids: &[String],
+        assignee: Option<&str>,
+        actor_name: &str,
+    ) -> Result<Vec<Case>, CasesError> {
+        let (case_ids, assignee, actor_name) =
+            (case_ids.to_vec(), assignee.map(str::to_owned), actor_name.to_owned());
         self.write(move |sql| crate::assign::assign_many(sql, &case_ids, assignee.as_deref(), &actor_name))
     }
 

@@ -30,7 +30,11 @@ pub const DELIVERY_COLUMNS: &str = "id, case_id, event_seq, action, state, attem
      last_error, last_status, created_at, updated_at, delivered_at";
 
 /// A stored name this build knows, or `db_corrupt` naming what it is.
-pub fn parse_enum<T>(what: &'static str, value: String, parse: fn(&str) -> Option<T>) -> Result<T, CasesError> {
+pub fn parse_enum<T>(
+    what: &'static str,
+    value: String,
+    parse: fn(&str) -> Option<T>,
+) -> Result<T, CasesError> {
     parse(&value).ok_or(CasesError::Corrupt { what, value })
 }
 
@@ -46,7 +50,12 @@ pub fn case_from_row(row: &Row) -> Result<Case, CasesError> {
         id: row.text(0)?,
         number: row.int(1)?,
         conversation_id: row.text(2)?,
-        lead: Lead { id: row.opt_text(3)?, name: row.opt_text(4)?, channel: row.opt_text(5)?, contact: row.opt_text(6)? },
+        lead: Lead {
+            id: row.opt_text(3)?,
+            name: row.opt_text(4)?,
+            channel: row.opt_text(5)?,
+            contact: row.opt_text(6)?,
+        },
         agent_id: row.opt_text(7)?,
         status: parse_enum("case status", row.text(8)?, CaseStatus::parse)?,
         title: row.text(9)?,
@@ -140,7 +149,10 @@ pub fn find_case_by_number(sql: &mut dyn Sql, number: i64) -> Result<Case, Cases
 }
 
 /// The open case of a conversation, if it has one (the guardrail asks this before vetoing).
-pub fn open_case_for_conversation(sql: &mut dyn Sql, conversation_id: &str) -> Result<Option<Case>, CasesError> {
+pub fn open_case_for_conversation(
+    sql: &mut dyn Sql,
+    conversation_id: &str,
+) -> Result<Option<Case>, CasesError> {
     let query = format!(
         "SELECT {CASE_COLUMNS} FROM cases WHERE conversation_id = $1 AND status IN ('awaiting_human', 'awaiting_lead')"
     );
@@ -155,13 +167,15 @@ pub fn events_for_case(sql: &mut dyn Sql, case_id: &str) -> Result<Vec<CaseEvent
 
 /// The deliveries of a case, oldest first.
 pub fn deliveries_for_case(sql: &mut dyn Sql, case_id: &str) -> Result<Vec<Delivery>, CasesError> {
-    let query = format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE case_id = $1 ORDER BY created_at, id");
+    let query =
+        format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE case_id = $1 ORDER BY created_at, id");
     sql.query(&query, args![case_id])?.iter().map(delivery_from_row).collect()
 }
 
 /// One delivery; `delivery_not_found` if there is none.
 pub fn get_delivery(sql: &mut dyn Sql, id: &str) -> Result<Delivery, CasesError> {
-    let row = sql.query_opt(&format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1"), args![id])?;
+    let row =
+        sql.query_opt(&format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1"), args![id])?;
     delivery_from_row(&row.ok_or_else(|| CasesError::DeliveryNotFound { id: id.to_string() })?)
 }
 

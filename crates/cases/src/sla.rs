@@ -286,13 +286,17 @@ pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverdueTarget>, 
 /// One target's clocks that fell due at `now` unannounced, marked told.
 fn take_target(sql: &mut dyn Sql, target: SlaTarget, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
     let (told, due, running) = match target {
-        SlaTarget::FirstReply => ("first_reply_overdue_told", "first_reply_due_at", "first_reply_at IS NULL AND "),
+        SlaTarget::FirstReply => {
+            ("first_reply_overdue_told", "first_reply_due_at", "first_reply_at IS NULL AND ")
+        }
         SlaTarget::Resolution => ("resolution_overdue_told", "resolution_due_at", ""),
     };
     let condition = format!("{due} <= $1 AND {running}closed_at IS NULL AND sla_paused_at IS NULL");
     let rows = take_marked(sql, told, &condition, &format!("id, number, {due}"), now)?;
     rows.iter()
-        .map(|row| Ok(OverdueTarget { case_id: row.text(0)?, number: row.int(1)?, target, due_at: row.text(2)? }))
+        .map(|row| {
+            Ok(OverdueTarget { case_id: row.text(0)?, number: row.int(1)?, target, due_at: row.text(2)? })
+        })
         .collect()
 }
 

@@ -188,7 +188,6 @@ pub struct CasePage {
     pub counts: TabCounts,
 }
 
-
 /// The case with its whole timeline and deliveries; `case_not_found` if there is none.
 pub fn get_case(sql: &mut dyn Sql, id: &str) -> Result<CaseWithTimeline, CasesError> {
     let case = find_case(sql, id)?;
@@ -231,9 +230,46 @@ pub fn search_words(search: &str) -> impl Iterator<Item = &str> {
     search.split_whitespace().filter(|word| word.chars().any(char::is_alphanumeric))
 }
 
+/// Whose closed total a page's total is, when it is one the closing steps keep
+/// ([`crate::transition::closed_total`]): the *Closed* tab of *Mine* (`Some(Some(me))`) or
+/// *Unassigned* (`Some(None)`) with nothing else narrowing it. `None` for any other page.
+pub fn kept_closed_total(filter: &CaseFilter) -> Result<Option<Option<&str>>, CasesError> {
+    let narrowed = filter.status.is_some()
+        || filter.reason.is_some()
+        || filter.search.as_deref().is_some_and(|s| !s.trim().is_empty())
+        || filter.opened_from.is_some()
+        || filter.opened_to.is_some();
+    if filter.tab != Some(CaseTab::Closed) || narrowed {
+        return Ok(None);
+    }
+    Ok(match filter.view {
+        Some(CaseView::Mine) => Some(Some(me(filter)?)),
+        Some(CaseView::Unassigned) => Some(None),
+        None | Some(CaseView::All) => None,
+    })
+}
+
+/// The total of a page: the kept closed total when it is one ([`kept_closed_total`]), else
+/// `count()`.
+pub fn page_total(
+    sql: &mut dyn Sql,
+    filter: &CaseFilter,
+    count: impl FnOnce(&mut dyn Sql) -> Result<i64, CasesError>,
+) -> Result<i64, CasesError> {
+    match kept_closed_total(filter)? {
+        Some(assignee) => crate::transition::closed_total(sql, assignee),
+        None => count(sql),
+    }
+}
+
 /// Who *Mine* means: the person at this desktop; `text_required` when nobody is set.
 pub fn me(filter: &CaseFilter) -> Result<&str, CasesError> {
-    filter.me.as_deref().map(str::trim).filter(|m| !m.is_empty()).ok_or(CasesError::TextRequired { field: "me" })
+    filter
+        .me
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .ok_or(CasesError::TextRequired { field: "me" })
 }
 
 /// An inbox row of `case` with its latest delivery, unread mark and pending promise as stored.

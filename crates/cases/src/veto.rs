@@ -28,7 +28,12 @@ pub fn record_veto(sql: &mut dyn Sql, veto: &Veto) -> Result<VetoCount, CasesErr
 }
 
 /// Remembers the case the guardrail opened for a turn.
-pub fn note_auto_case(sql: &mut dyn Sql, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError> {
+pub fn note_auto_case(
+    sql: &mut dyn Sql,
+    conversation_id: &str,
+    turn_id: &str,
+    case_id: &str,
+) -> Result<(), CasesError> {
     sql.execute(
         "UPDATE guard_vetoes SET auto_case_id = $3 WHERE conversation_id = $1 AND turn_id = $2",
         args![conversation_id, turn_id, case_id],

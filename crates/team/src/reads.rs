@@ -10,12 +10,14 @@
 use skillcase_cases::args;
 use skillcase_cases::clock;
 use skillcase_cases::reads::UNREAD_SQL;
-use skillcase_cases::report::{checked_range, parsed, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek};
+use skillcase_cases::report::{
+    checked_range, parsed, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek,
+};
 use skillcase_cases::rows::{case_from_row, CASE_COLUMNS, CASE_COLUMN_COUNT};
 use skillcase_cases::sql::{Arg, Row, Sql};
 use skillcase_cases::store::{
-    checked_day, list_item, me, page_limit, search_words, CaseFilter, CaseListItem, CasePage, CaseSort, CaseTab,
-    CaseView, TabCounts,
+    checked_day, list_item, me, page_limit, page_total, search_words, CaseFilter, CaseListItem, CasePage,
+    CaseSort, CaseTab, CaseView, TabCounts,
 };
 use skillcase_cases::CasesError;
 
@@ -38,10 +40,10 @@ pub fn list_cases(sql: &mut dyn Sql, filter: &CaseFilter) -> Result<CasePage, Ca
     let limit = page_limit(filter);
     let conditions = Conditions::of(filter)?;
     let counts = tab_counts(sql)?;
-    let total = match conditions.narrowed.is_empty() {
-        true => tab_total(filter.tab, &counts),
-        false => narrowed_total(sql, &conditions, filter.tab)?,
-    };
+    let total = page_total(sql, filter, |sql| match conditions.narrowed.is_empty() {
+        true => Ok(tab_total(filter.tab, &counts)),
+        false => narrowed_total(sql, &conditions, filter.tab),
+    })?;
     let due_soonest = filter.sort == Some(CaseSort::DueSoonest);
     let stretches = stretches(filter.tab, due_soonest, conditions.by_assignee);
     let ids = page_ids(sql, &conditions, &stretches, limit, filter.offset)?;

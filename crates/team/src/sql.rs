@@ -65,7 +65,9 @@ pub(crate) fn storage_error_ref(error: &postgres::Error) -> bool {
 
 fn raced(error: &postgres::Error) -> bool {
     match error.code() {
-        Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED => {
+        Some(code)
+            if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED =>
+        {
             true
         }
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => error
@@ -84,7 +86,10 @@ impl<C: GenericClient> Sql for PgSql<'_, C> {
     fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, CasesError> {
         let params: Vec<_> = args.iter().map(typed).collect();
         // `execute` has no typed form; a statement returning no rows costs the same as a query.
-        let rows = self.client.query_typed(&format!("WITH changed AS ({sql} RETURNING 1) SELECT count(*) FROM changed"), &params);
+        let rows = self.client.query_typed(
+            &format!("WITH changed AS ({sql} RETURNING 1) SELECT count(*) FROM changed"),
+            &params,
+        );
         let rows = rows.map_err(storage_error)?;
         let changed: i64 = rows[0].try_get(0).map_err(storage_error)?;
         Ok(changed as u64)

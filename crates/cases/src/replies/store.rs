@@ -129,7 +129,9 @@ fn from_row(r: &Row) -> Result<SavedReply, CasesError> {
         body: r.text(2)?,
         action: r
             .opt_text(3)?
-            .map(|a| HumanAction::parse(&a).ok_or(CasesError::Corrupt { what: "saved reply action", value: a }))
+            .map(|a| {
+                HumanAction::parse(&a).ok_or(CasesError::Corrupt { what: "saved reply action", value: a })
+            })
             .transpose()?,
         language: r
             .opt_text(4)?

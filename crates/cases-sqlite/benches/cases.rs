@@ -21,7 +21,7 @@ use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::ReportRange;
 use skillcase_cases::sla;
 use skillcase_cases::sql::Storage;
-use skillcase_cases::store::{get_case, CaseFilter, CaseSort, CaseTab};
+use skillcase_cases::store::{get_case, CaseFilter, CaseSort, CaseTab, CaseView};
 use skillcase_cases::CasesRepository;
 use skillcase_cases_sqlite::inbox::{list_cases, tab_counts};
 use skillcase_cases_sqlite::report::case_report;
@@ -224,6 +224,43 @@ fn handover_report(c: &mut Criterion) {
     });
 }
 
+/// The 100 000 cases of [`seed`] in people's hands as a team's are: four in five assigned to one
+/// of ten people, the rest nobody's; the closed totals follow, as the closing steps keep them.
+fn seed_assignees(conn: &rusqlite::Connection) {
+    conn.execute_batch(
+        "UPDATE cases SET assignee = CASE WHEN number % 5 = 0 THEN NULL \
+             WHEN number % 10 = 1 THEN 'Ana' ELSE 'Person ' || (number % 10) END; \
+         DELETE FROM closed_totals; \
+         INSERT INTO closed_totals (assignee, n) \
+             SELECT coalesce(assignee, ''), count(*) FROM cases WHERE closed_at IS NOT NULL GROUP BY 1;",
+    )
+    .unwrap();
+}
+
+/// The *Mine* and *Unassigned* views over 100 000 cases: each tab's first page with its total;
+/// the *Closed* totals are the ones the closing steps keep.
+fn views(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
+    seed(&conn, 100_000);
+    seed_assignees(&conn);
+    let page = |tab: CaseTab, view: CaseView| CaseFilter {
+        tab: Some(tab),
+        view: Some(view),
+        me: Some("Ana".into()),
+        limit: 50,
+        ..CaseFilter::default()
+    };
+    for (name, view) in [("mine", CaseView::Mine), ("unassigned", CaseView::Unassigned)] {
+        for (tab_name, tab) in [("waiting_on_you", CaseTab::WaitingOnYou), ("closed", CaseTab::Closed)] {
+            let filter = page(tab, view);
+            c.bench_function(&format!("{name}_{tab_name}_first_page_among_100k"), |b| {
+                b.iter(|| list_cases(&mut SqliteSql::new(&conn), &filter).unwrap())
+            });
+        }
+    }
+}
+
 /// The quiet-customer job over the 100 000 cases (10 000 waiting on the customer, half of them
 /// reminded a day into their wait): its two look-ups when a batch is due, and a whole run when
 /// nothing is due yet, which is what almost every 30-second run finds.
@@ -374,6 +411,6 @@ fn response_targets(c: &mut Criterion) {
 criterion_group! {
     name = cases;
     config = Criterion::default().sample_size(30);
-    targets = benches, hundred_thousand, handover_report, response_targets, agent_routing
+    targets = benches, hundred_thousand, views, handover_report, response_targets, agent_routing
 }
 criterion_main!(cases);

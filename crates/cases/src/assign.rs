@@ -1,4 +1,4 @@
-//! Assignment (issue 27): who works a case. A person takes a case (assigns it to themselves),
+//! Assignment: who works a case. A person takes a case (assigns it to themselves),
 //! gives it to someone, or leaves it to anyone again. It is not a transition: the status, the
 //! waiting time and the read mark stay; an `assigned` or `unassigned` event on the timeline says
 //! who did it and who had it before. Only open cases are assigned — a closed case is final.
@@ -61,7 +61,7 @@ pub fn check_assignable(case: &Case) -> Result<(), CasesError> {
 }
 
 /// The event of a case passing from `previous` to `assignee` (`None`: to anyone): its kind and
-/// payload. Public so every storage backend writes the same timeline.
+/// payload.
 pub fn assignment_event(assignee: Option<&str>, previous: Option<&str>) -> (EventKind, serde_json::Value) {
     match assignee {
         Some(name) => (EventKind::Assigned, json!({ "assignee": name, "previous": previous })),

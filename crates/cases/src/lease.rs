@@ -1,4 +1,4 @@
-//! "Ana is replying" (issue 27): while a person writes a reply, the case holds a short lease in
+//! "Ana is replying": while a person writes a reply, the case holds a short lease in
 //! their name, renewed as they type. While it runs, the case shows who is replying and another
 //! person's Send is refused (`case_being_replied`) — unless that person took the case over, so it
 //! is assigned to them. A sent reply ends the lease; an abandoned one simply runs out.

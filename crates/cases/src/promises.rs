@@ -41,8 +41,7 @@ pub struct NewPromise {
 }
 
 impl NewPromise {
-    /// The payload of the `promise_made` event that records it: public so every backend writes
-    /// the same event the ledger ([`promises_of`]) reads back.
+    /// The payload of the `promise_made` event that records it:.
     pub fn event_payload(&self) -> serde_json::Value {
         json!({
             "quote": self.quote,

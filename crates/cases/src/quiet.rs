@@ -1,4 +1,4 @@
-//! When the customer goes quiet (issue 28): a case waiting on the customer past a first delay
+//! When the customer goes quiet: a case waiting on the customer past a first delay
 //! gets one `case.reminder` delivery, asking the agent to nudge the customer; past a second delay
 //! it closes as `lead_unresponsive` (status `cancelled`) and the agent gets a `case.closed`
 //! delivery, unless a person acted on the case since the reminder.
@@ -75,8 +75,7 @@ pub struct ReminderPayload {
 
 impl ReminderPayload {
     /// The reminder of delivery `id` at `now` for `case` (as it stands after the reminder), which
-    /// waits on the customer for the answer to `asked`. Public so every storage backend sends the
-    /// same message.
+    /// waits on the customer for the answer to `asked`.
     pub fn new(id: &str, now: &str, case: &Case, asked: Option<String>) -> Self {
         ReminderPayload {
             kind: "case.reminder".into(),
@@ -243,7 +242,6 @@ fn quiet_ids(
 /// Whether a person acted on the case (in `cases`) since its reminder, or since the reply that
 /// began the wait when there was none: an event by a person after the latest `reminder_sent` or
 /// `human_replied` event. Compared by position on the timeline, not by clock. Standard SQL,
-/// public so every storage backend asks the same question.
 pub const PERSON_ACTED: &str =
     "EXISTS (SELECT 1 FROM case_events e WHERE e.case_id = cases.id AND e.actor = 'human' \
      AND e.seq > (SELECT max(b.seq) FROM case_events b WHERE b.case_id = cases.id \

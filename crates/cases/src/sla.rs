@@ -1,4 +1,4 @@
-//! Response-time targets (issue 28): how long a person may take to give a case its first reply
+//! Response-time targets: how long a person may take to give a case its first reply
 //! and to resolve it, counted in the workspace's business hours, the clock paused while the case
 //! waits on the customer.
 //!
@@ -13,8 +13,7 @@
 use jiff::{SignedDuration, Timestamp, ZonedDateTime};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-/// The business calendar the targets are counted in, re-exported so a storage backend that
-/// keeps the settings elsewhere (the team database) can name what [`calendar_from`] returns.
+/// The business calendar the targets are counted in.
 pub use skillcase_guard::due::Calendar;
 use skillcase_guard::due::CalendarSettings;
 use ts_rs::TS;
@@ -264,7 +263,7 @@ pub struct OverdueTarget {
 }
 
 impl OverdueTarget {
-    /// The payload of its `sla_overdue` event: public so every backend writes the same event.
+    /// The payload of its `sla_overdue` event:.
     pub fn event_payload(&self) -> serde_json::Value {
         json!({ "target": self.target.as_str(), "due_at": self.due_at })
     }
@@ -330,7 +329,7 @@ pub fn saved_targets(sql: &mut dyn Sql) -> Result<ResponseTargets, CasesError> {
 }
 
 /// The targets saved as `saved` (the [`TARGETS_SETTING`] value); both off when there is none or
-/// it no longer reads. Public so every storage backend reads its settings the same way.
+/// it no longer reads.
 pub fn targets_from(saved: Option<&str>) -> ResponseTargets {
     saved.and_then(|text| serde_json::from_str(text).ok()).unwrap_or_default()
 }
@@ -341,8 +340,7 @@ pub fn calendar(sql: &mut dyn Sql) -> Result<Calendar, CasesError> {
 }
 
 /// The calendar saved as `saved` (the [`CALENDAR_SETTING`] value); the default one when there
-/// is none or it no longer resolves. Public so every storage backend reads its settings the same
-/// way.
+/// is none or it no longer resolves.
 pub fn calendar_from(saved: Option<&str>) -> Calendar {
     let saved: Option<CalendarSettings> = saved.and_then(|text| serde_json::from_str(text).ok());
     saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system)

@@ -72,7 +72,6 @@ impl Move {
 /// The transition table of SPEC B2: the status a move leads to from `from`, or `None` when the
 /// move is not allowed there. Recording what the lead was asked or that they went quiet keeps
 /// the case waiting on the lead, and so does the reminder; closing a quiet case is a cancel.
-/// Public so every storage backend checks the same table.
 pub fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
     use CaseStatus::*;
     match (from, mv) {
@@ -396,7 +395,7 @@ pub fn next_status_in_bulk(case: &Case, mv: Move) -> Result<CaseStatus, CasesErr
 }
 
 /// Who opens a case (the agent, or the system for the guardrail) and its `opened` event's
-/// payload. Public so every storage backend writes the same timeline.
+/// payload.
 pub fn opened_event(new: &NewCase) -> (Actor, serde_json::Value) {
     let actor = match new.source {
         CaseSource::Agent => Actor::Agent,
@@ -406,7 +405,6 @@ pub fn opened_event(new: &NewCase) -> (Actor, serde_json::Value) {
 }
 
 /// The event that follows a reply which closes the case (`resolved`, `escalated`), if it does.
-/// Public so every storage backend writes the same timeline.
 pub fn closing_event(to: CaseStatus) -> Option<EventKind> {
     match to {
         CaseStatus::Resolved => Some(EventKind::Resolved),
@@ -492,8 +490,7 @@ pub fn optional_text(field: &str, text: Option<&str>) -> serde_json::Value {
 }
 
 /// `new` with its fields trimmed and checked: the required ones present, the short ones short,
-/// the reason matching the source, the context not too long. Public so every storage backend
-/// opens cases from the same checked input.
+/// the reason matching the source, the context not too long.
 pub fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
     new.conversation_id = short("conversation_id", &new.conversation_id)?;
     new.title = short("title", &new.title)?;

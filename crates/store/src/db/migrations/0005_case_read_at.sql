@@ -1,4 +1,4 @@
--- When a person last opened each case, for the inbox's unread marks (issue #7). NULL means never
+-- When a person last opened each case, for the inbox's unread marks. NULL means never
 -- opened (marking a case unread again sets it back to NULL). A case that comes back to the person
 -- (the agent handed back the lead's answer) after it was read counts as unread again, because it
 -- now waits since after the read. A column rather than a table, and an index that covers the

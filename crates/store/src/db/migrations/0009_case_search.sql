@@ -1,4 +1,4 @@
--- Search that keeps up (issue 28): a full-text index over each case's words, so the inbox's
+-- Search that keeps up: a full-text index over each case's words, so the inbox's
 -- search answers from an index instead of scanning every case with LIKE.
 --
 -- One FTS5 row per case, its rowid the case's rowid. The tokenizer folds case and removes

@@ -1,4 +1,4 @@
--- Why the AI handed over (issue 28, SPEC D5): the reason an agent gives when it opens a case, and
+-- Why the AI handed over (SPEC D5): the reason an agent gives when it opens a case, and
 -- when a person first answered it, for the inbox's reason filter and the handover report.
 --
 -- Cases opened before reasons existed had none, so they are 'not_stated' — except the ones the

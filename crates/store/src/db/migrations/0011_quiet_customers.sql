@@ -1,4 +1,4 @@
--- When the customer goes quiet (issue 28): after a delay waiting on the customer the agent gets a
+-- When the customer goes quiet: after a delay waiting on the customer the agent gets a
 -- `case.reminder` delivery, and after a second delay the case closes as `lead_unresponsive`, the
 -- agent told with a `case.closed` delivery.
 --

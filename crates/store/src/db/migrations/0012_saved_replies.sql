@@ -1,4 +1,4 @@
--- Saved replies (issue 28): texts a person inserts into a reply with `#`, with variables filled
+-- Saved replies: texts a person inserts into a reply with `#`, with variables filled
 -- from the case. `action` limits one to one of the three answers (NULL: all of them); `language`
 -- to one UI language (NULL: both). `search_text` is title and body folded (lower case, accents
 -- removed) at save time, so the picker filters each keystroke without folding every reply again.

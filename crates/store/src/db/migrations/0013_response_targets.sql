@@ -1,4 +1,4 @@
--- Response-time targets (issue 28): first human reply and resolution, in business hours, the clock
+-- Response-time targets: first human reply and resolution, in business hours, the clock
 -- paused while the case waits on the customer.
 --
 -- Each case keeps the targets it was opened under (minutes; NULL when off) and its due times, so

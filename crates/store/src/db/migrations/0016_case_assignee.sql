@@ -1,4 +1,4 @@
--- Assignment (issue 27): who works a case. `assignee` is the person's name as their Settings say
+-- Assignment: who works a case. `assignee` is the person's name as their Settings say
 -- (NULL: unassigned). Taking, assigning and unassigning are events of their own kinds on the
 -- timeline; the Mine and Unassigned views of the open tabs read the partial index below in the
 -- tabs' own order, so they cost what the tabs cost.

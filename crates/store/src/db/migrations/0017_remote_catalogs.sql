@@ -1,4 +1,4 @@
--- Remote catalogs (SPEC D6, issue 29 item 5): catalogs subscribed to by URL — a static JSON index
+-- Remote catalogs (SPEC D6): catalogs subscribed to by URL — a static JSON index
 -- or an MCP server serving the Skills extension — what the last pull found in each, and which
 -- local skills were forked from one of their skills on install.
 

@@ -1,4 +1,4 @@
--- "Ana is replying" (issue 27): while a person writes a reply the case holds a short lease in
+-- "Ana is replying": while a person writes a reply the case holds a short lease in
 -- their name, renewed as they type; another person's Send is refused while it runs unless the case
 -- is assigned to them. One row per case at most; a sent reply or a take-over removes it, an
 -- abandoned one runs out (`until`, fixed-width RFC 3339 UTC like every other time).

@@ -225,11 +225,11 @@ fn handover_report(c: &mut Criterion) {
 }
 
 /// The 100 000 cases of [`seed`] in people's hands as a team's are: four in five assigned to one
-/// of ten people, the rest nobody's; the closed totals follow, as the closing steps keep them.
+/// of seven people, the rest nobody's; the closed totals follow, as the closing steps keep them.
 fn seed_assignees(conn: &rusqlite::Connection) {
     conn.execute_batch(
         "UPDATE cases SET assignee = CASE WHEN number % 5 = 0 THEN NULL \
-             WHEN number % 10 = 1 THEN 'Ana' ELSE 'Person ' || (number % 10) END; \
+             WHEN number % 7 = 1 THEN 'Ana' ELSE 'Person ' || (number % 7) END; \
          DELETE FROM closed_totals; \
          INSERT INTO closed_totals (assignee, n) \
              SELECT coalesce(assignee, ''), count(*) FROM cases WHERE closed_at IS NOT NULL GROUP BY 1;",

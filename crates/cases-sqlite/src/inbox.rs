@@ -255,6 +255,12 @@ fn filter_sql(filter: &CaseFilter) -> Result<(String, Vec<String>), CasesError> 
             clauses.push(format!("assignee = ?{}", args.len()));
         }
     }
+    // The open tabs' cases by assignee are held by the partial index of open cases, which the
+    // planner uses only when the query says the cases are open (the status alone does not).
+    let by_assignee = matches!(filter.view, Some(CaseView::Mine | CaseView::Unassigned));
+    if by_assignee && matches!(filter.tab, Some(CaseTab::WaitingOnYou | CaseTab::WaitingOnCustomer)) {
+        clauses.push("closed_at IS NULL".into());
+    }
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         let mut alternatives = Vec::new();
         if let Ok(number) = search.trim_start_matches('#').parse::<i64>() {

@@ -8,3 +8,7 @@ CREATE TABLE closed_totals (
 );
 INSERT INTO closed_totals (assignee, n)
     SELECT coalesce(assignee, ''), count(*) FROM cases WHERE closed_at IS NOT NULL GROUP BY 1;
+
+-- The closed cases of each person (and of nobody) in the *Closed* tab's order, so a person with
+-- few closed cases does not walk everyone's.
+CREATE INDEX cases_closed_by_assignee ON cases (assignee, closed_at, number) WHERE closed_at IS NOT NULL;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use skillcase_cases::model::HumanAction;
-use skillcase_cases::transition;
+use skillcase_cases::CasesRepository;
 use skillcase_testkit::http::conforms;
 use support::Live;
 
@@ -30,9 +30,9 @@ async fn open(live: &Live, conversation_id: &str) -> String {
 
 /// What a person does in the app: ask the lead for something, moving the case to awaiting_lead.
 fn person_asks_the_lead(live: &Live, case_id: &str) {
-    let conn = skillcase_store::db::open(&live.dir.path().join(skillcase_store::db::DATABASE_FILE)).unwrap();
-    transition::reply(&conn, case_id, HumanAction::NeedLeadInfo, "Which order number is it?", "Marta")
-        .unwrap();
+    let path = live.dir.path().join(skillcase_store::db::DATABASE_FILE);
+    let cases = skillcase_cases_sqlite::SqliteCases::new(skillcase_store::Database::open(&path).unwrap());
+    cases.reply(case_id, HumanAction::NeedLeadInfo, "Which order number is it?", "Marta").unwrap();
 }
 
 #[tokio::test]

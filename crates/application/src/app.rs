@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
-use skillcase_cases::{CasesRepository, OutboxRepository, SavedRepliesRepository, SqliteCases};
+use skillcase_cases::{CasesRepository, OutboxRepository, SavedRepliesRepository};
+use skillcase_cases_sqlite::SqliteCases;
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
 use skillcase_library::watch::WatchOptions;

@@ -134,8 +134,9 @@ impl App {
     }
 
     /// The person's answer — resolved, need info from the customer, or escalate — with its text:
-    /// the transition, its event and the delivery that relays it, then the case marked read,
-    /// announced, and the delivery worker woken. Returns the case as it now stands.
+    /// the transition, its event, the person's read mark and the delivery that relays it in one
+    /// transaction, then announced and the delivery worker woken. Returns the case as that
+    /// transaction left it.
     pub async fn reply_to_case(
         &self,
         id: String,
@@ -145,9 +146,8 @@ impl App {
         let person = self.me().await?;
         let case = self
             .blocking(move |app| {
-                app.cases.reply(&id, action, &text, &person)?;
-                app.cases.set_read(&id, true)?;
-                Ok(with_plan(app, app.cases.get_case(&id)?))
+                let (case, _) = app.cases.reply(&id, action, &text, &person)?;
+                Ok(with_plan(app, case))
             })
             .await?;
         self.publish(DomainEvent::CaseChanged { id: case.case.id.clone() });

@@ -34,6 +34,7 @@ pub use app::{person_name, App, AppOptions};
 /// The domain crates, re-exported so a front end names every type through the application layer.
 pub mod domain {
     pub use skillcase_cases as cases;
+    pub use skillcase_cases_sqlite as cases_sqlite;
     pub use skillcase_common as common;
     pub use skillcase_guard as guard;
     pub use skillcase_library as library;

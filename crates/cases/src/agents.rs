@@ -3,7 +3,6 @@
 //! cases, or switch the guardrail off for it. An agent without settings has every switch on and
 //! its replies go to the default endpoint, so one agent needs no configuration at all.
 
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -12,6 +11,8 @@ use super::endpoint::{checked_url, get_endpoint, without_credentials, EndpointSe
 use super::endpoint::{DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_SECS};
 use super::error::CasesError;
 use super::signature;
+use crate::args;
+use crate::sql::{Row, Sql};
 
 /// The longest agent id accepted.
 pub const MAX_AGENT_ID_CHARS: usize = 128;
@@ -64,44 +65,46 @@ impl Default for AgentSwitches {
 }
 
 /// The switches of `agent_id` (every switch on for an agent without settings, or no id).
-pub fn switches(conn: &Connection, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError> {
+pub fn switches(sql: &mut dyn Sql, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError> {
     let Some(agent_id) = agent_id else { return Ok(AgentSwitches::default()) };
-    Ok(conn
-        .query_row(
-            "SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = ?1",
-            [agent_id],
-            |r| Ok(AgentSwitches { cases_enabled: r.get(0)?, guardrail_enabled: r.get(1)? }),
-        )
-        .optional()?
-        .unwrap_or_default())
+    let row = sql.query_opt(
+        "SELECT cases_enabled, guardrail_enabled FROM agents WHERE agent_id = $1",
+        args![agent_id],
+    )?;
+    Ok(match row {
+        Some(row) => AgentSwitches { cases_enabled: row.bool(0)?, guardrail_enabled: row.bool(1)? },
+        None => AgentSwitches::default(),
+    })
 }
 
 /// Every agent Settings knows: those with settings and those seen on a case, by id.
-pub fn list_agents(conn: &Connection) -> Result<Vec<AgentView>, CasesError> {
-    let mut statement = conn.prepare(
+pub fn list_agents(sql: &mut dyn Sql) -> Result<Vec<AgentView>, CasesError> {
+    let rows = sql.query(
         "WITH ids AS (SELECT agent_id FROM agents UNION SELECT DISTINCT agent_id FROM cases \
          WHERE agent_id IS NOT NULL) \
-         SELECT ids.agent_id, a.url, coalesce(a.cases_enabled, 1), coalesce(a.guardrail_enabled, 1), \
+         SELECT ids.agent_id, a.url, coalesce(a.cases_enabled, true), coalesce(a.guardrail_enabled, true), \
          a.agent_id IS NOT NULL, (SELECT count(*) FROM cases c WHERE c.agent_id = ids.agent_id) \
          FROM ids LEFT JOIN agents a ON a.agent_id = ids.agent_id ORDER BY ids.agent_id",
+        &[],
     )?;
-    let rows = statement.query_map([], |r| {
-        Ok(AgentView {
-            agent_id: r.get(0)?,
-            url: r.get::<_, Option<String>>(1)?.map(|url| without_credentials(&url)),
-            cases_enabled: r.get(2)?,
-            guardrail_enabled: r.get(3)?,
-            configured: r.get(4)?,
-            cases: r.get(5)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    rows.iter().map(agent_from_row).collect()
+}
+
+fn agent_from_row(row: &Row) -> Result<AgentView, CasesError> {
+    Ok(AgentView {
+        agent_id: row.text(0)?,
+        url: row.opt_text(1)?.map(|url| without_credentials(&url)),
+        cases_enabled: row.bool(2)?,
+        guardrail_enabled: row.bool(3)?,
+        configured: row.bool(4)?,
+        cases: row.int(5)?,
+    })
 }
 
 /// Validates and stores one agent's settings: the id (`invalid_agent_id`), the URL as the default
 /// endpoint's is checked, and a secret with any URL (`invalid_endpoint_setting`). Nothing is
 /// stored when any of them is wrong.
-pub fn set_agent(conn: &Connection, input: AgentInput) -> Result<AgentView, CasesError> {
+pub fn set_agent(sql: &mut dyn Sql, input: &AgentInput) -> Result<AgentView, CasesError> {
     let agent_id = checked_agent_id(&input.agent_id)?;
     let url = match input.url.as_deref().map(str::trim).filter(|url| !url.is_empty()) {
         Some(url) => Some(checked_url(url)?),
@@ -114,20 +117,20 @@ pub fn set_agent(conn: &Connection, input: AgentInput) -> Result<AgentView, Case
             Some(secret.to_string())
         }
         (Some(_), None) => {
-            Some(stored_secret(conn, &agent_id)?.ok_or(CasesError::InvalidEndpointSetting {
+            Some(stored_secret(sql, &agent_id)?.ok_or(CasesError::InvalidEndpointSetting {
                 field: "secret",
                 reason: "is required when the agent has its own endpoint".into(),
             })?)
         }
     };
-    conn.execute(
+    sql.execute(
         "INSERT INTO agents (agent_id, url, secret, cases_enabled, guardrail_enabled, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (agent_id) DO UPDATE SET url = excluded.url, \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id) DO UPDATE SET url = excluded.url, \
          secret = excluded.secret, cases_enabled = excluded.cases_enabled, \
          guardrail_enabled = excluded.guardrail_enabled, updated_at = excluded.updated_at",
-        params![agent_id, url, secret, input.cases_enabled, input.guardrail_enabled, clock::now()],
+        args![&agent_id, &url, &secret, input.cases_enabled, input.guardrail_enabled, clock::now().as_str()],
     )?;
-    list_agents(conn)?
+    list_agents(sql)?
         .into_iter()
         .find(|agent| agent.agent_id == agent_id)
         .ok_or(CasesError::AgentNotFound { agent_id })
@@ -135,8 +138,8 @@ pub fn set_agent(conn: &Connection, input: AgentInput) -> Result<AgentView, Case
 
 /// Forgets one agent's settings: its replies go to the default endpoint again, every switch on.
 /// Its cases keep its id.
-pub fn remove_agent(conn: &Connection, agent_id: &str) -> Result<(), CasesError> {
-    if conn.execute("DELETE FROM agents WHERE agent_id = ?1", [agent_id])? == 0 {
+pub fn remove_agent(sql: &mut dyn Sql, agent_id: &str) -> Result<(), CasesError> {
+    if sql.execute("DELETE FROM agents WHERE agent_id = $1", args![agent_id])? == 0 {
         return Err(CasesError::AgentNotFound { agent_id: agent_id.to_string() });
     }
     Ok(())
@@ -145,14 +148,13 @@ pub fn remove_agent(conn: &Connection, agent_id: &str) -> Result<(), CasesError>
 /// Where a delivery of a case opened by `agent_id` goes: the agent's own endpoint (with the
 /// default endpoint's timeout and attempt limit, or the defaults), else the default endpoint if
 /// it is switched on. `None`: it waits in the outbox.
-pub fn route(conn: &Connection, agent_id: Option<&str>) -> Result<Option<EndpointSettings>, CasesError> {
-    let default = get_endpoint(conn)?;
-    let own: Option<(String, String)> = match agent_id {
-        Some(id) => conn
-            .query_row("SELECT url, secret FROM agents WHERE agent_id = ?1 AND url IS NOT NULL", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?,
+pub fn route(sql: &mut dyn Sql, agent_id: Option<&str>) -> Result<Option<EndpointSettings>, CasesError> {
+    let default = get_endpoint(sql)?;
+    let own = match agent_id {
+        Some(id) => sql
+            .query_opt("SELECT url, secret FROM agents WHERE agent_id = $1 AND url IS NOT NULL", args![id])?
+            .map(|row| Ok::<_, CasesError>((row.text(0)?, row.text(1)?)))
+            .transpose()?,
         None => None,
     };
     Ok(match own {
@@ -167,11 +169,11 @@ pub fn route(conn: &Connection, agent_id: Option<&str>) -> Result<Option<Endpoin
     })
 }
 
-fn stored_secret(conn: &Connection, agent_id: &str) -> Result<Option<String>, CasesError> {
-    Ok(conn
-        .query_row("SELECT secret FROM agents WHERE agent_id = ?1", [agent_id], |r| r.get(0))
-        .optional()?
-        .flatten())
+fn stored_secret(sql: &mut dyn Sql, agent_id: &str) -> Result<Option<String>, CasesError> {
+    match sql.query_opt("SELECT secret FROM agents WHERE agent_id = $1", args![agent_id])? {
+        Some(row) => row.opt_text(0),
+        None => Ok(None),
+    }
 }
 
 /// An agent id as stored: trimmed, not empty, at most [`MAX_AGENT_ID_CHARS`], no control

@@ -333,6 +333,6 @@ impl Worker {
         let outbox = Arc::clone(&self.outbox);
         tokio::task::spawn_blocking(move || work(outbox.as_ref()))
             .await
-            .unwrap_or_else(|_| Err(CasesError::Store(skillcase_store::DbError::TaskStopped)))
+            .unwrap_or_else(|_| Err(CasesError::stopped()))
     }
 }

@@ -2,7 +2,8 @@
 //! how many attempts a delivery gets. Stored in the one-row `agent_endpoint` table; validated on
 //! the way in so the worker never meets a URL it cannot use.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::args;
+use crate::sql::{Row, Sql};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -61,70 +62,70 @@ pub struct EndpointInput {
 }
 
 /// The stored endpoint, if one was ever configured.
-pub fn get_endpoint(conn: &Connection) -> Result<Option<EndpointSettings>, CasesError> {
-    Ok(conn
-        .query_row(
-            "SELECT url, secret, timeout_secs, max_attempts, enabled FROM agent_endpoint WHERE id = 1",
-            [],
-            |r| {
-                Ok(EndpointSettings {
-                    url: r.get(0)?,
-                    secret: r.get(1)?,
-                    timeout_secs: r.get(2)?,
-                    max_attempts: r.get(3)?,
-                    enabled: r.get(4)?,
-                })
-            },
-        )
-        .optional()?)
+pub fn get_endpoint(sql: &mut dyn Sql) -> Result<Option<EndpointSettings>, CasesError> {
+    let row = sql.query_opt(
+        "SELECT url, secret, timeout_secs, max_attempts, enabled FROM agent_endpoint WHERE id = 1",
+        &[],
+    )?;
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(EndpointSettings {
+        url: row.text(0)?,
+        secret: row.text(1)?,
+        timeout_secs: setting(&row, 2, "timeout_secs")?,
+        max_attempts: setting(&row, 3, "max_attempts")?,
+        enabled: row.bool(4)?,
+    }))
+}
+
+/// A stored number of the endpoint's settings.
+fn setting(row: &Row, column: usize, what: &'static str) -> Result<u32, CasesError> {
+    let value = row.int(column)?;
+    u32::try_from(value).map_err(|_| CasesError::Corrupt { what, value: value.to_string() })
 }
 
 /// The stored endpoint without its secret (nor any credentials in its URL), for Settings.
-pub fn endpoint_view(conn: &Connection) -> Result<Option<EndpointView>, CasesError> {
-    Ok(conn
-        .query_row(
-            "SELECT url, secret <> '', timeout_secs, max_attempts, enabled, updated_at FROM agent_endpoint WHERE id = 1",
-            [],
-            |r| {
-                Ok(EndpointView {
-                    url: without_credentials(&r.get::<_, String>(0)?),
-                    has_secret: r.get(1)?,
-                    timeout_secs: r.get(2)?,
-                    max_attempts: r.get(3)?,
-                    enabled: r.get(4)?,
-                    updated_at: r.get(5)?,
-                })
-            },
-        )
-        .optional()?)
+pub fn endpoint_view(sql: &mut dyn Sql) -> Result<Option<EndpointView>, CasesError> {
+    let row = sql.query_opt(
+        "SELECT url, secret <> '', timeout_secs, max_attempts, enabled, updated_at FROM agent_endpoint WHERE id = 1",
+        &[],
+    )?;
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(EndpointView {
+        url: without_credentials(&row.text(0)?),
+        has_secret: row.bool(1)?,
+        timeout_secs: setting(&row, 2, "timeout_secs")?,
+        max_attempts: setting(&row, 3, "max_attempts")?,
+        enabled: row.bool(4)?,
+        updated_at: row.text(5)?,
+    }))
 }
 
 /// Validates and stores the endpoint: the URL must be absolute `http` or `https` with a host
 /// (`invalid_endpoint_url`) and no user name or password (`endpoint_url_has_credentials`), the secret usable for signing and the numbers in range
 /// (`invalid_endpoint_setting`). Nothing is stored when any of them is wrong.
-pub fn set_endpoint(conn: &Connection, input: EndpointInput) -> Result<EndpointView, CasesError> {
-    let endpoint = checked_endpoint(conn, &input)?;
-    conn.execute(
+pub fn set_endpoint(sql: &mut dyn Sql, input: &EndpointInput) -> Result<EndpointView, CasesError> {
+    let endpoint = checked_endpoint(sql, input)?;
+    sql.execute(
         "INSERT INTO agent_endpoint (id, url, secret, timeout_secs, max_attempts, enabled, updated_at) \
-         VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6) \
+         VALUES (1, $1, $2, $3, $4, $5, $6) \
          ON CONFLICT (id) DO UPDATE SET url = excluded.url, secret = excluded.secret, \
          timeout_secs = excluded.timeout_secs, max_attempts = excluded.max_attempts, \
          enabled = excluded.enabled, updated_at = excluded.updated_at",
-        params![
-            endpoint.url,
-            endpoint.secret,
-            endpoint.timeout_secs,
-            endpoint.max_attempts,
+        args![
+            &endpoint.url,
+            &endpoint.secret,
+            i64::from(endpoint.timeout_secs),
+            i64::from(endpoint.max_attempts),
             endpoint.enabled,
-            clock::now()
+            clock::now().as_str(),
         ],
     )?;
-    Ok(endpoint_view(conn)?.expect("the row was just written"))
+    Ok(endpoint_view(sql)?.expect("the row was just written"))
 }
 
 /// The endpoint `input` describes, validated as [`set_endpoint`] does but not stored (a missing
 /// secret is the stored one): what Settings' Test button sends a ping to before saving.
-pub fn checked_endpoint(conn: &Connection, input: &EndpointInput) -> Result<EndpointSettings, CasesError> {
+pub fn checked_endpoint(sql: &mut dyn Sql, input: &EndpointInput) -> Result<EndpointSettings, CasesError> {
     let url = checked_url(&input.url)?;
     let timeout_secs =
         in_range("timeout_secs", input.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS), TIMEOUT_RANGE)?;
@@ -135,7 +136,7 @@ pub fn checked_endpoint(conn: &Connection, input: &EndpointInput) -> Result<Endp
             signature::signing_key(secret)?;
             secret.to_string()
         }
-        None => get_endpoint(conn)?.map(|e| e.secret).ok_or(CasesError::InvalidEndpointSetting {
+        None => get_endpoint(sql)?.map(|e| e.secret).ok_or(CasesError::InvalidEndpointSetting {
             field: "secret",
             reason: "is required the first time the endpoint is configured".into(),
         })?,

@@ -63,18 +63,32 @@ pub enum CasesError {
     /// A saved-replies file that cannot be imported; `entry` counts from 1.
     #[error("{}{reason}", entry.map(|n| format!("entry {n}: ")).unwrap_or_else(|| "the file cannot be imported: ".into()))]
     InvalidSavedRepliesFile { entry: Option<usize>, reason: String },
-    #[error("database error: {0}")]
-    Db(#[from] rusqlite::Error),
-    #[error(transparent)]
-    Store(#[from] skillcase_store::DbError),
     /// Someone else is writing a reply on the case right now (their lease runs), and the case is
     /// not assigned to the person sending.
     #[error("{person} is replying to this case; take it over to send your reply")]
     BeingReplied { person: String, until: String },
-    /// A storage backend other than the embedded database failed (the team's PostgreSQL): its
-    /// own stable code (`team_db_unreachable`, `team_db_error`, …) and words.
+    /// The database failed (not a refusal of the step): its own stable code (`db_error`,
+    /// `db_closed`, `team_db_unreachable`, `team_db_error`, …) and words, and whether trying the
+    /// transaction again may succeed (another instance's transaction got in the way).
     #[error("{message}")]
-    Backend { code: &'static str, message: String },
+    Storage { code: &'static str, message: String, retryable: bool },
+}
+
+impl CasesError {
+    /// The blocking task that ran a storage step ended without an answer (the runtime is
+    /// shutting down).
+    pub fn stopped() -> CasesError {
+        CasesError::Storage {
+            code: "task_failed",
+            message: "the storage task stopped".into(),
+            retryable: false,
+        }
+    }
+
+    /// Whether trying the whole transaction again may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, CasesError::Storage { retryable: true, .. })
+    }
 }
 
 impl Coded for CasesError {
@@ -100,10 +114,8 @@ impl Coded for CasesError {
             CasesError::UnknownVariable { .. } => "unknown_variable",
             CasesError::SavedReplyNotFound { .. } => "saved_reply_not_found",
             CasesError::InvalidSavedRepliesFile { .. } => "invalid_saved_replies_file",
-            CasesError::Db(_) => "db_error",
             CasesError::InCase { source, .. } => source.code(),
-            CasesError::Store(e) => e.code(),
-            CasesError::Backend { code, .. } => code,
+            CasesError::Storage { code, .. } => code,
             CasesError::BeingReplied { .. } => "case_being_replied",
         }
     }

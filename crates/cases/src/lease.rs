@@ -1,4 +1,4 @@
-//! "Ana is replying" (issue 27): while a person writes a reply, the case holds a short lease in
+//! "Ana is replying": while a person writes a reply, the case holds a short lease in
 //! their name, renewed as they type. While it runs, the case shows who is replying and another
 //! person's Send is refused (`case_being_replied`) — unless that person took the case over, so it
 //! is assigned to them. A sent reply ends the lease; an abandoned one simply runs out.
@@ -8,13 +8,14 @@
 
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::clock;
 use super::error::CasesError;
-use super::store::find_case;
+use super::rows::lock_case;
+use crate::args;
+use crate::sql::Sql;
 
 /// How long a lease lasts after the last keystroke that renewed it.
 pub const REPLY_LEASE: Duration = Duration::from_secs(15);
@@ -64,19 +65,20 @@ pub fn next_holder(
     }
 }
 
-/// The lease `person` asked for on the embedded database: renewed for [`REPLY_LEASE`] and
-/// returned, or the other person's live lease, left as it is. The case must exist.
-pub fn hold(conn: &Connection, case_id: &str, person: &str) -> Result<Replying, CasesError> {
+/// The lease `person` asked for: renewed for [`REPLY_LEASE`] and returned, or the other
+/// person's live lease, left as it is. The case must exist; its row is locked first, so two
+/// people asking at once take turns and the second sees the first's lease.
+pub fn hold(sql: &mut dyn Sql, case_id: &str, person: &str) -> Result<Replying, CasesError> {
     let person = crate::transition::required("person", person)?;
-    find_case(conn, case_id)?;
+    lock_case(sql, case_id)?;
     let now = clock::now();
-    match next_holder(stored(conn, case_id)?, person, &now, clock::after(REPLY_LEASE)) {
+    match next_holder(stored(sql, case_id)?, person, &now, clock::after(REPLY_LEASE)) {
         Err(other) => Ok(other),
         Ok(mine) => {
-            conn.execute(
-                "INSERT INTO reply_leases (case_id, person, until) VALUES (?1, ?2, ?3) \
+            sql.execute(
+                "INSERT INTO reply_leases (case_id, person, until) VALUES ($1, $2, $3) \
                  ON CONFLICT (case_id) DO UPDATE SET person = excluded.person, until = excluded.until",
-                params![case_id, mine.person, mine.until],
+                args![case_id, &mine.person, &mine.until],
             )?;
             Ok(mine)
         }
@@ -84,22 +86,19 @@ pub fn hold(conn: &Connection, case_id: &str, person: &str) -> Result<Replying, 
 }
 
 /// The lease of a case if one still runs at `now`.
-pub fn live(conn: &Connection, case_id: &str, now: &str) -> Result<Option<Replying>, CasesError> {
-    Ok(stored(conn, case_id)?.filter(|lease| lease.live_at(now)))
+pub fn live(sql: &mut dyn Sql, case_id: &str, now: &str) -> Result<Option<Replying>, CasesError> {
+    Ok(stored(sql, case_id)?.filter(|lease| lease.live_at(now)))
 }
 
 /// The stored lease of a case, running or not.
-pub fn stored(conn: &Connection, case_id: &str) -> Result<Option<Replying>, CasesError> {
-    Ok(conn
-        .query_row("SELECT person, until FROM reply_leases WHERE case_id = ?1", [case_id], |r| {
-            Ok(Replying { person: r.get(0)?, until: r.get(1)? })
-        })
-        .optional()?)
+pub fn stored(sql: &mut dyn Sql, case_id: &str) -> Result<Option<Replying>, CasesError> {
+    let row = sql.query_opt("SELECT person, until FROM reply_leases WHERE case_id = $1", args![case_id])?;
+    row.map(|r| Ok(Replying { person: r.text(0)?, until: r.text(1)? })).transpose()
 }
 
 /// Ends the lease of a case (its reply was sent, or it was taken over).
-pub fn clear(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    conn.execute("DELETE FROM reply_leases WHERE case_id = ?1", [case_id])?;
+pub fn clear(sql: &mut dyn Sql, case_id: &str) -> Result<(), CasesError> {
+    sql.execute("DELETE FROM reply_leases WHERE case_id = $1", args![case_id])?;
     Ok(())
 }
 

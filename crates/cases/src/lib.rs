@@ -18,8 +18,9 @@
 //! - [`agents`]: several agents on one inbox, each with its endpoint and switches (D5).
 //! - [`guard`]: the before-send decision of the guardrail (B5) over the promise detector;
 //!   [`veto`]: its counts per turn.
-//! - [`repository`]: the traits every caller reaches cases through; [`sqlite`]: their embedded
-//!   implementation on the database's single writer.
+//! - [`repository`]: the traits every caller reaches cases through, implemented once over
+//!   [`sql::Storage`]; [`sql`]: the storage steps each database implements; [`rows`]: rows as
+//!   values and the reads every step builds on.
 
 pub mod agents;
 pub mod assign;
@@ -38,9 +39,10 @@ pub mod reason;
 pub mod replies;
 pub mod report;
 pub mod repository;
+pub mod rows;
 pub mod signature;
 pub mod sla;
-pub mod sqlite;
+pub mod sql;
 pub mod store;
 pub mod transition;
 pub mod veto;
@@ -50,4 +52,3 @@ pub use replies::SavedRepliesRepository;
 pub use repository::{CasesRepository, OutboxRepository};
 /// The clock every case time comes from (re-exported so callers need not know it is shared).
 pub use skillcase_common::clock;
-pub use sqlite::SqliteCases;

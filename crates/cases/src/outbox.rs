@@ -8,7 +8,6 @@
 
 use std::time::Duration;
 
-use rusqlite::{named_params, params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use ts_rs::TS;
@@ -21,8 +20,9 @@ use super::model::{
     Actor, Case, CaseStatus, Delivery, DeliveryAction, DeliveryState, EventKind, HumanAction,
 };
 use super::promises::{promises_of, Promise};
-use super::store::{append_event, delivery_from_row, events_for_case, get_delivery, DELIVERY_COLUMNS};
-use skillcase_store::atomic;
+use super::rows::{append_event, delivery_from_row, events_for_case, get_delivery, DELIVERY_COLUMNS};
+use crate::args;
+use crate::sql::{Row, Sql};
 
 /// What the agent does after a person resolved the case.
 pub const RESOLVED_INSTRUCTION: &str =
@@ -114,7 +114,7 @@ impl ReplyPayload {
 
 /// Writes the delivery of a reply, due now. Called inside the reply's transaction.
 pub(crate) fn enqueue(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case: &Case,
     action: HumanAction,
     text: &str,
@@ -122,16 +122,16 @@ pub(crate) fn enqueue(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let promises = promises_of(&events_for_case(conn, &case.id)?);
+    let promises = promises_of(&events_for_case(sql, &case.id)?);
     let body = serde_json::to_string(&ReplyPayload::new(&id, now, case, action, text, promises))
         .expect("a reply payload always serialises");
-    insert(conn, &id, &case.id, event_seq, action.into(), &body, now)
+    insert(sql, &id, &case.id, event_seq, action.into(), &body, now)
 }
 
 /// Writes one delivery, due now, under `id` (which the body carries too): the one way into the
 /// outbox for every message type, so each is signed, retried and resumed the same way.
 pub(crate) fn insert(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     id: &str,
     case_id: &str,
     event_seq: i64,
@@ -139,12 +139,12 @@ pub(crate) fn insert(
     body: &str,
     now: &str,
 ) -> Result<Delivery, CasesError> {
-    conn.execute(
+    sql.execute(
         "INSERT INTO deliveries (id, case_id, event_seq, action, body, state, next_attempt_at, created_at, \
-         updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'pending', ?6, ?6, ?6)",
-        params![id, case_id, event_seq, action.as_str(), body, now],
+         updated_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)",
+        args![id, case_id, event_seq, action.as_str(), body, now],
     )?;
-    get_delivery(conn, id)
+    get_delivery(sql, id)
 }
 
 /// A delivery a worker has taken for one attempt, with where it goes.
@@ -158,62 +158,60 @@ pub struct Claimed {
     pub endpoint: EndpointSettings,
 }
 
-/// The deliveries that have somewhere to go: those of an agent with its own endpoint, and every
-/// other one while the default endpoint is on (`:default_on`). The rest wait in the outbox.
+/// The deliveries (`d`, joined to their case `c`) that have somewhere to go: those of an agent
+/// with its own endpoint, and every other one while the default endpoint is on (`$1`).
 const ROUTABLE: &str =
-    "(:default_on OR EXISTS (SELECT 1 FROM agents a JOIN cases c ON a.agent_id = c.agent_id \
-     WHERE c.id = d.case_id AND a.url IS NOT NULL))";
+    "($1 OR EXISTS (SELECT 1 FROM agents a WHERE a.agent_id = c.agent_id AND a.url IS NOT NULL))";
 
-/// Takes the routable pending delivery that has been due the longest and no other worker holds,
-/// leasing it for its endpoint's timeout plus `lease_margin`.
-pub fn claim_next(conn: &Connection, lease_margin: Duration) -> Result<Option<Claimed>, CasesError> {
-    atomic(conn, |tx| {
-        let now = clock::now();
-        let default_on = default_endpoint_on(tx)?;
-        let found: Option<(String, String, String, Option<String>)> = tx
-            .query_row(
-                &format!(
-                    "SELECT d.id, d.case_id, d.body, (SELECT agent_id FROM cases WHERE id = d.case_id) \
-                     FROM deliveries d WHERE d.state = 'pending' AND d.next_attempt_at <= :now \
-                     AND (d.claimed_until IS NULL OR d.claimed_until <= :now) AND {ROUTABLE} \
-                     ORDER BY d.next_attempt_at, d.created_at LIMIT 1"
-                ),
-                named_params! { ":now": now, ":default_on": default_on },
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        let Some((id, case_id, body, agent_id)) = found else { return Ok(None) };
-        let Some(endpoint) = agents::route(tx, agent_id.as_deref())? else { return Ok(None) };
-        let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
-        tx.execute(
-            "UPDATE deliveries SET claimed_until = ?2 WHERE id = ?1",
-            params![id, clock::after(lease)],
-        )?;
-        Ok(Some(Claimed { id, case_id, body, endpoint }))
-    })
+/// Takes the routable pending delivery due the longest that no worker holds, leasing it for its
+/// endpoint's timeout plus `lease_margin`. On the team database, rows another instance is
+/// claiming at this moment are passed by, and one it claimed is skipped until its lease ends.
+pub fn claim_next(sql: &mut dyn Sql, lease_margin: Duration) -> Result<Option<Claimed>, CasesError> {
+    let now = clock::now();
+    let lock = match sql.dialect() {
+        crate::sql::Dialect::Sqlite => "",
+        crate::sql::Dialect::Postgres => " FOR UPDATE OF d SKIP LOCKED",
+    };
+    let query = format!(
+        "SELECT d.id, d.case_id, d.body, c.agent_id FROM deliveries d JOIN cases c ON c.id = d.case_id \
+         WHERE d.state = 'pending' AND d.next_attempt_at <= $2 \
+         AND (d.claimed_until IS NULL OR d.claimed_until <= $2) AND {ROUTABLE} \
+         ORDER BY d.next_attempt_at, d.created_at LIMIT 1{lock}"
+    );
+    let default_on = default_on(sql)?;
+    let Some(row) = sql.query_opt(&query, args![default_on, now.as_str()])? else { return Ok(None) };
+    let agent_id = row.opt_text(3)?;
+    let Some(endpoint) = agents::route(sql, agent_id.as_deref())? else { return Ok(None) };
+    let id = row.text(0)?;
+    let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
+    sql.execute(
+        "UPDATE deliveries SET claimed_until = $2 WHERE id = $1",
+        args![&id, clock::after(lease).as_str()],
+    )?;
+    Ok(Some(Claimed { id, case_id: row.text(1)?, body: row.text(2)?, endpoint }))
 }
 
-/// When the next routable pending delivery falls due, so an idle worker knows how long it may
-/// sleep (one that has nowhere to go must not wake it).
-pub fn next_due_at(conn: &Connection) -> Result<Option<String>, CasesError> {
-    let default_on = default_endpoint_on(conn)?;
-    Ok(conn.query_row(
-        &format!(
-            "SELECT min(max(d.next_attempt_at, coalesce(d.claimed_until, ''))) FROM deliveries d \
-             WHERE d.state = 'pending' AND {ROUTABLE}"
-        ),
-        named_params! { ":default_on": default_on },
-        |r| r.get(0),
-    )?)
+/// When the next routable pending delivery falls due (or its lease ends), so an idle worker
+/// knows how long it may sleep; one with nowhere to go must not wake it.
+pub fn next_due_at(sql: &mut dyn Sql) -> Result<Option<String>, CasesError> {
+    let greatest = sql.dialect().greatest();
+    let query = format!(
+        "SELECT min({greatest}(d.next_attempt_at, coalesce(d.claimed_until, ''))) FROM deliveries d \
+         JOIN cases c ON c.id = d.case_id WHERE d.state = 'pending' AND {ROUTABLE}"
+    );
+    let default_on = default_on(sql)?;
+    sql.query_one(&query, args![default_on])?.opt_text(0)
 }
 
-fn default_endpoint_on(conn: &Connection) -> Result<bool, CasesError> {
-    Ok(get_endpoint(conn)?.is_some_and(|endpoint| endpoint.enabled))
+/// Whether the default endpoint exists and is switched on.
+fn default_on(sql: &mut dyn Sql) -> Result<bool, CasesError> {
+    Ok(get_endpoint(sql)?.is_some_and(|endpoint| endpoint.enabled))
 }
 
-/// Gives a claimed delivery back untouched (the worker is shutting down before it could try).
-pub fn release(conn: &Connection, id: &str) -> Result<(), CasesError> {
-    conn.execute("UPDATE deliveries SET claimed_until = NULL WHERE id = ?1 AND state = 'pending'", [id])?;
+/// Gives a claimed delivery back untouched (the worker is shutting down before it could try),
+/// so any worker may take it at once.
+pub fn release(sql: &mut dyn Sql, id: &str) -> Result<(), CasesError> {
+    sql.execute("UPDATE deliveries SET claimed_until = NULL WHERE id = $1 AND state = 'pending'", args![id])?;
     Ok(())
 }
 
@@ -264,44 +262,74 @@ impl Backoff {
 
 /// Settles one attempt: counts it, stores the error and status, moves the delivery to
 /// `delivered`, back to `pending` with a later `next_attempt_at`, `failed`, or `dead` after
-/// `max_attempts`, and appends `agent_notified` or `delivery_failed` to the case's timeline —
-/// in one transaction. A delivery that is no longer pending (another worker settled it after a
-/// lease ran out) is left as it is.
+/// `max_attempts`, and appends `agent_notified` or `delivery_failed` to the case's timeline. The
+/// delivery's row is locked first, so two workers settling it (the first one's lease having run
+/// out) take turns; one no longer pending is left as it is.
 pub fn record_attempt(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     id: &str,
     attempt: &Attempt,
     max_attempts: u32,
     backoff: &Backoff,
 ) -> Result<Delivery, CasesError> {
-    atomic(conn, |tx| {
-        let current = get_delivery(tx, id)?;
-        if current.state != DeliveryState::Pending {
-            return Ok(current);
-        }
-        let attempts = current.attempts + 1;
-        let now = clock::now();
+    let current = lock_delivery(sql, id)?;
+    if current.state != DeliveryState::Pending {
+        return Ok(current);
+    }
+    let attempts = current.attempts + 1;
+    let now = clock::now();
+    let settled = Settled::of(attempt, attempts, max_attempts, backoff);
+    let delivered_at = (settled.state == DeliveryState::Delivered).then_some(now.as_str());
+    sql.execute(
+        "UPDATE deliveries SET state = $2, attempts = $3, last_status = $4, last_error = $5, \
+         next_attempt_at = $6, claimed_until = NULL, updated_at = $7, delivered_at = $8 WHERE id = $1",
+        args![
+            id,
+            settled.state.as_str(),
+            attempts,
+            settled.status.map(i64::from),
+            &settled.error,
+            &settled.next,
+            now.as_str(),
+            delivered_at,
+        ],
+    )?;
+    let (kind, payload) = settled.event(id, attempts);
+    append_event(sql, &current.case_id, kind, Actor::System, None, &now, &payload)?;
+    get_delivery(sql, id)
+}
+
+/// Where one attempt leaves its delivery.
+struct Settled {
+    state: DeliveryState,
+    status: Option<u16>,
+    error: Option<String>,
+    next: Option<String>,
+}
+
+impl Settled {
+    /// The outcome of `attempt`, the `attempts`-th: retryable failures wait a backoff, unless the
+    /// budget is spent.
+    fn of(attempt: &Attempt, attempts: i64, max_attempts: u32, backoff: &Backoff) -> Settled {
         let (state, status, error, next) = match attempt {
             Attempt::Delivered { status } => (DeliveryState::Delivered, Some(*status), None, None),
-            Attempt::Refused { status, error } => {
-                (DeliveryState::Failed, Some(*status), Some(error.clone()), None)
+            Attempt::Refused { status, error } => (DeliveryState::Failed, Some(*status), Some(error), None),
+            Attempt::Retryable { status, error, .. } if attempts >= i64::from(max_attempts) => {
+                (DeliveryState::Dead, *status, Some(error), None)
             }
             Attempt::Retryable { status, error, retry_after } => {
-                if attempts >= i64::from(max_attempts) {
-                    (DeliveryState::Dead, *status, Some(error.clone()), None)
-                } else {
-                    let wait = backoff.delay(attempts as u32, *retry_after);
-                    (DeliveryState::Pending, *status, Some(error.clone()), Some(clock::after(wait)))
-                }
+                let nth = u32::try_from(attempts).unwrap_or(u32::MAX);
+                let wait = backoff.delay(nth, *retry_after);
+                (DeliveryState::Pending, *status, Some(error), Some(clock::after(wait)))
             }
         };
-        let delivered_at = (state == DeliveryState::Delivered).then_some(now.as_str());
-        tx.execute(
-            "UPDATE deliveries SET state = ?2, attempts = ?3, last_status = ?4, last_error = ?5, \
-             next_attempt_at = ?6, claimed_until = NULL, updated_at = ?7, delivered_at = ?8 WHERE id = ?1",
-            params![id, state.as_str(), attempts, status, error, next, now, delivered_at],
-        )?;
-        let (kind, payload) = match &error {
+        Settled { state, status, error: error.cloned(), next }
+    }
+
+    /// The timeline event the attempt adds: `agent_notified`, or `delivery_failed` with why.
+    fn event(&self, id: &str, attempts: i64) -> (EventKind, serde_json::Value) {
+        let status = self.status;
+        match &self.error {
             None => (
                 EventKind::AgentNotified,
                 json!({ "delivery_id": id, "attempt": attempts, "status": status }),
@@ -309,30 +337,34 @@ pub fn record_attempt(
             Some(error) => (
                 EventKind::DeliveryFailed,
                 json!({ "delivery_id": id, "attempt": attempts, "status": status, "error": error,
-                        "state": state.as_str(), "next_attempt_at": next }),
+                        "state": self.state.as_str(), "next_attempt_at": self.next }),
             ),
-        };
-        append_event(tx, &current.case_id, kind, Actor::System, None, &now, &payload)?;
-        get_delivery(tx, id)
-    })
+        }
+    }
 }
 
 /// A person's Retry: a `failed` or `dead` delivery becomes `pending`, due now, with a fresh
-/// attempt budget (its history stays in the timeline). Anything else is `delivery_not_retryable`.
-pub fn retry(conn: &Connection, id: &str) -> Result<Delivery, CasesError> {
-    atomic(conn, |tx| {
-        let current = get_delivery(tx, id)?;
-        if !matches!(current.state, DeliveryState::Failed | DeliveryState::Dead) {
-            return Err(CasesError::DeliveryNotRetryable { state: current.state });
-        }
-        let now = clock::now();
-        tx.execute(
-            "UPDATE deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?2, claimed_until = NULL, \
-             updated_at = ?2 WHERE id = ?1",
-            params![id, now],
-        )?;
-        get_delivery(tx, id)
-    })
+/// attempt budget, under the same id (its history stays in the timeline). Anything else is
+/// `delivery_not_retryable`.
+pub fn retry(sql: &mut dyn Sql, id: &str) -> Result<Delivery, CasesError> {
+    let current = lock_delivery(sql, id)?;
+    if !matches!(current.state, DeliveryState::Failed | DeliveryState::Dead) {
+        return Err(CasesError::DeliveryNotRetryable { state: current.state });
+    }
+    sql.execute(
+        "UPDATE deliveries SET state = 'pending', attempts = 0, next_attempt_at = $2, claimed_until = NULL, \
+         updated_at = $2 WHERE id = $1",
+        args![id, clock::now().as_str()],
+    )?;
+    get_delivery(sql, id)
+}
+
+/// The delivery, its row locked until the transaction ends; `delivery_not_found` if there is none.
+fn lock_delivery(sql: &mut dyn Sql, id: &str) -> Result<Delivery, CasesError> {
+    let lock = sql.dialect().for_update();
+    let row =
+        sql.query_opt(&format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE id = $1{lock}"), args![id])?;
+    delivery_from_row(&row.ok_or_else(|| CasesError::DeliveryNotFound { id: id.to_string() })?)
 }
 
 /// Whether replies are reaching the agent, for the banner that tells the person their answer
@@ -366,36 +398,46 @@ pub struct OutboxStatus {
     pub last_error: Option<String>,
 }
 
-/// The outbox status: endpoint health, what waits, what gave up.
-pub fn outbox_status(conn: &Connection) -> Result<OutboxStatus, CasesError> {
-    let (pending, stuck, oldest): (i64, i64, Option<String>) = conn.query_row(
-        "SELECT coalesce(sum(state = 'pending'), 0), coalesce(sum(state IN ('failed', 'dead')), 0), \
-         min(CASE WHEN state = 'pending' THEN created_at END) FROM deliveries",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+/// The outbox as the banner shows it: endpoint health, what waits, what gave up.
+pub fn outbox_status(sql: &mut dyn Sql) -> Result<OutboxStatus, CasesError> {
+    let counts = sql.query_one(
+        "SELECT count(*) FILTER (WHERE state = 'pending'), count(*) FILTER (WHERE state IN ('failed', 'dead')), \
+         min(created_at) FILTER (WHERE state = 'pending') FROM deliveries",
+        &[],
     )?;
-    let latest: Option<(String, Option<String>)> = conn
-        .query_row(
-            "SELECT state, last_error FROM deliveries WHERE attempts > 0 ORDER BY updated_at DESC, rowid DESC LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let endpoint = get_endpoint(conn)?;
-    let (health, last_error) = match (&endpoint, latest) {
-        (None, _) => (EndpointHealth::NotConfigured, None),
-        (Some(e), _) if !e.enabled => (EndpointHealth::Disabled, None),
-        (Some(_), Some((state, error))) if state != "delivered" => (EndpointHealth::Unreachable, error),
-        _ => (EndpointHealth::Ok, None),
-    };
-    Ok(OutboxStatus { health, pending, stuck, oldest_pending_since: oldest, last_error })
+    let latest = sql.query_opt(
+        "SELECT state, last_error FROM deliveries WHERE attempts > 0 \
+         ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT 1",
+        &[],
+    )?;
+    let (health, last_error) = health(get_endpoint(sql)?.as_ref(), latest.as_ref())?;
+    Ok(OutboxStatus {
+        health,
+        pending: counts.int(0)?,
+        stuck: counts.int(1)?,
+        oldest_pending_since: counts.opt_text(2)?,
+        last_error,
+    })
 }
 
-/// Every delivery in one state, oldest first (for diagnostics and the crash test).
-pub fn deliveries_in_state(conn: &Connection, state: DeliveryState) -> Result<Vec<Delivery>, CasesError> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE state = ?1 ORDER BY created_at, id"
-    ))?;
-    let rows = stmt.query_map([state.as_str()], delivery_from_row)?;
-    rows.map(|r| r?).collect()
+/// Why replies wait, from the endpoint and the latest attempt (`state, last_error`): the error
+/// is only told when the endpoint is on and that attempt failed.
+fn health(
+    endpoint: Option<&EndpointSettings>,
+    latest: Option<&Row>,
+) -> Result<(EndpointHealth, Option<String>), CasesError> {
+    Ok(match (endpoint, latest) {
+        (None, _) => (EndpointHealth::NotConfigured, None),
+        (Some(e), _) if !e.enabled => (EndpointHealth::Disabled, None),
+        (Some(_), Some(row)) if row.text(0)? != DeliveryState::Delivered.as_str() => {
+            (EndpointHealth::Unreachable, row.opt_text(1)?)
+        }
+        _ => (EndpointHealth::Ok, None),
+    })
+}
+
+/// Every delivery in one state, oldest first (for diagnostics and the crash tests).
+pub fn deliveries_in_state(sql: &mut dyn Sql, state: DeliveryState) -> Result<Vec<Delivery>, CasesError> {
+    let query = format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE state = $1 ORDER BY created_at, id");
+    sql.query(&query, args![state.as_str()])?.iter().map(delivery_from_row).collect()
 }

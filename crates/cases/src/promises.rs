@@ -7,7 +7,6 @@
 //! since the last human reply. A person's reply keeps it; a promise past its due time with no reply
 //! since is overdue, and rises to the top of *Waiting on you*.
 
-use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use ts_rs::TS;
@@ -15,7 +14,9 @@ use ts_rs::TS;
 use super::clock;
 use super::error::CasesError;
 use super::model::{Actor, CaseEvent, EventKind};
-use super::store::{append_event, find_case};
+use super::rows::{append_event, lock_case};
+use crate::args;
+use crate::sql::Sql;
 use skillcase_guard::Span;
 
 /// A promise to record, as the guardrail read it from the agent's message.
@@ -40,8 +41,7 @@ pub struct NewPromise {
 }
 
 impl NewPromise {
-    /// The payload of the `promise_made` event that records it: public so every backend writes
-    /// the same event the ledger ([`promises_of`]) reads back.
+    /// The payload of the `promise_made` event that records it:.
     pub fn event_payload(&self) -> serde_json::Value {
         json!({
             "quote": self.quote,
@@ -81,46 +81,50 @@ pub struct PendingPromise {
     pub due_at: Option<String>,
 }
 
-/// Records `promise` on case `case_id` (once per turn and quote) and makes it the case's pending
-/// promise when it falls due before the one pending now. Returns whether it was recorded.
-pub fn record_promise(conn: &Connection, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
-    skillcase_store::atomic(conn, |tx| {
-        let case = find_case(tx, case_id)?;
-        let duplicate: bool = tx.query_row(
-            "SELECT count(*) > 0 FROM case_events WHERE case_id = ?1 AND kind = 'promise_made' \
-             AND json_extract(payload, '$.turn_id') = ?2 AND json_extract(payload, '$.quote') = ?3",
-            params![case_id, promise.turn_id, promise.quote],
-            |r| r.get(0),
-        )?;
-        if duplicate {
-            return Ok(false);
-        }
-        let payload = promise.event_payload();
-        let now = clock::now();
-        append_event(
-            tx,
-            case_id,
-            EventKind::PromiseMade,
-            Actor::Agent,
-            case.agent_id.as_deref(),
-            &now,
-            &payload,
-        )?;
-        tx.execute(
-            "UPDATE cases SET promise_quote = ?2, promise_due_at = ?3, promise_overdue_told = 0, updated_at = ?4 \
-             WHERE id = ?1 AND (promise_quote IS NULL \
-             OR (?3 IS NOT NULL AND (promise_due_at IS NULL OR ?3 < promise_due_at)))",
-            params![case_id, promise.quote, promise.due_at, now],
-        )?;
-        Ok(true)
-    })
+/// Records `promise` on case `case_id` once per turn and quote, and makes it the case's pending
+/// promise when it falls due before the one pending now. The case's row is locked first, so two
+/// instances checking the same message at once record it once. Returns whether it was recorded.
+pub fn record_promise(sql: &mut dyn Sql, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
+    let case = lock_case(sql, case_id)?;
+    if promise_recorded(sql, case_id, promise)? {
+        return Ok(false);
+    }
+    let payload = promise.event_payload();
+    let now = clock::now();
+    append_event(
+        sql,
+        case_id,
+        EventKind::PromiseMade,
+        Actor::Agent,
+        case.agent_id.as_deref(),
+        &now,
+        &payload,
+    )?;
+    sql.execute(
+        "UPDATE cases SET promise_quote = $2, promise_due_at = $3, promise_overdue_told = false, updated_at = $4 \
+         WHERE id = $1 AND (promise_quote IS NULL \
+         OR ($3 IS NOT NULL AND (promise_due_at IS NULL OR $3 < promise_due_at)))",
+        args![case_id, &promise.quote, &promise.due_at, now.as_str()],
+    )?;
+    Ok(true)
+}
+
+/// Whether the case's timeline already has this turn's promise with these words.
+fn promise_recorded(sql: &mut dyn Sql, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
+    let dialect = sql.dialect();
+    let (turn, quote) = (dialect.json_text("payload", "turn_id"), dialect.json_text("payload", "quote"));
+    let query = format!(
+        "SELECT count(*) FROM case_events WHERE case_id = $1 AND kind = 'promise_made' \
+         AND {turn} = $2 AND {quote} = $3"
+    );
+    Ok(sql.query_one(&query, args![case_id, &promise.turn_id, &promise.quote])?.int(0)? > 0)
 }
 
 /// A person replied: every promise made so far is kept, and the case owes none.
-pub(crate) fn keep_promises(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    conn.execute(
-        "UPDATE cases SET promise_quote = NULL, promise_due_at = NULL, promise_overdue_told = 0 WHERE id = ?1",
-        [case_id],
+pub(crate) fn keep_promises(sql: &mut dyn Sql, case_id: &str) -> Result<(), CasesError> {
+    sql.execute(
+        "UPDATE cases SET promise_quote = NULL, promise_due_at = NULL, promise_overdue_told = false WHERE id = $1",
+        args![case_id],
     )?;
     Ok(())
 }
@@ -134,22 +138,20 @@ pub struct OverduePromise {
 }
 
 /// The open cases whose promise is overdue at `now` and that nobody was told about yet; marks
-/// them told, so each overdue promise is announced once.
-pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
-    skillcase_store::atomic(conn, |tx| {
-        let mut stmt = tx.prepare(
-            "UPDATE cases SET promise_overdue_told = 1 WHERE promise_due_at <= ?1 AND promise_overdue_told = 0 \
-             AND status IN ('awaiting_human', 'awaiting_lead') RETURNING id, number, promise_quote",
-        )?;
-        let rows = stmt.query_map([now], |r| {
+/// them told, so each overdue promise is announced once whichever instance polls first.
+pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
+    let condition = "promise_due_at <= $1 AND status IN ('awaiting_human', 'awaiting_lead')";
+    let rows =
+        crate::sla::take_marked(sql, "promise_overdue_told", condition, "id, number, promise_quote", now)?;
+    rows.iter()
+        .map(|row| {
             Ok(OverduePromise {
-                case_id: r.get(0)?,
-                number: r.get(1)?,
-                quote: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                case_id: row.text(0)?,
+                number: row.int(1)?,
+                quote: row.opt_text(2)?.unwrap_or_default(),
             })
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    })
+        })
+        .collect()
 }
 
 /// The ledger of a case, oldest first, from its timeline.

@@ -1,4 +1,4 @@
-//! When the customer goes quiet (issue 28): a case waiting on the customer past a first delay
+//! When the customer goes quiet: a case waiting on the customer past a first delay
 //! gets one `case.reminder` delivery, asking the agent to nudge the customer; past a second delay
 //! it closes as `lead_unresponsive` (status `cancelled`) and the agent gets a `case.closed`
 //! delivery, unless a person acted on the case since the reminder.
@@ -11,7 +11,6 @@
 
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -21,6 +20,8 @@ use super::model::{Actor, Case, CaseStatus, Delivery, DeliveryAction, EventKind}
 use super::outbox::{self, PayloadCase};
 use super::store::CaseWithTimeline;
 use super::transition;
+use crate::args;
+use crate::sql::{Sql, Storage};
 
 /// What the agent does with a `case.reminder`.
 pub const REMINDER_INSTRUCTION: &str =
@@ -74,8 +75,7 @@ pub struct ReminderPayload {
 
 impl ReminderPayload {
     /// The reminder of delivery `id` at `now` for `case` (as it stands after the reminder), which
-    /// waits on the customer for the answer to `asked`. Public so every storage backend sends the
-    /// same message.
+    /// waits on the customer for the answer to `asked`.
     pub fn new(id: &str, now: &str, case: &Case, asked: Option<String>) -> Self {
         ReminderPayload {
             kind: "case.reminder".into(),
@@ -135,143 +135,164 @@ pub struct QuietPlan {
     pub held: bool,
 }
 
-/// One run of the job at `now`: reminds every case due a reminder, then closes every case due
-/// to close (each at most [`BATCH`]). A case that stopped qualifying between the listing and its
-/// own transaction (another run got there first, the agent handed back an answer) is skipped.
-pub fn follow_up(conn: &Connection, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {
+/// One run of the job at `now`: reminds every case due a reminder, then closes every case due to
+/// close (each at most [`BATCH`]), each case in its own transaction so one case's trouble or a
+/// race with another instance holds up no other.
+pub fn follow_up(storage: &impl Storage, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {
     let mut run = QuietRun::default();
     if let Some(after) = delays.remind_after {
-        let cutoff = before(now, after)?;
-        for id in due_for_reminder(conn, &cutoff, BATCH)? {
-            if skipped(transition::remind_quiet(conn, &id, now, &cutoff))?.is_some() {
-                run.reminded.push(id);
-            }
-        }
+        run.reminded = remind_all(storage, now, &before(now, after)?)?;
     }
     if let Some(after) = delays.close_after {
-        let cutoff = before(now, after)?;
-        let reminders = delays.remind_after.is_some();
-        for id in due_for_close(conn, &cutoff, reminders, BATCH)? {
-            if skipped(transition::close_unresponsive(conn, &id, now, &cutoff, reminders))?.is_some() {
-                run.closed.push(id);
-            }
-        }
+        run.closed = close_all(storage, now, &before(now, after)?, delays.remind_after.is_some())?;
     }
     Ok(run)
 }
 
+/// Reminds the cases quiet since `cutoff`; returns the ids this instance reminded.
+fn remind_all(storage: &impl Storage, now: &str, cutoff: &str) -> Result<Vec<String>, CasesError> {
+    let mut reminded = Vec::new();
+    for id in storage.read(|sql| due_for_reminder(sql, cutoff, BATCH))? {
+        let (case_id, now, cutoff) = (id.clone(), now.to_string(), cutoff.to_string());
+        let done = storage
+            .write(move |sql| transition::remind_quiet(sql, &case_id, &now, &cutoff).map(|r| r.is_some()));
+        if skipped(done)? {
+            reminded.push(id);
+        }
+    }
+    Ok(reminded)
+}
+
+/// Closes the cases due to close at `cutoff`; returns the ids this instance closed.
+fn close_all(
+    storage: &impl Storage,
+    now: &str,
+    cutoff: &str,
+    reminders: bool,
+) -> Result<Vec<String>, CasesError> {
+    let mut closed = Vec::new();
+    for id in storage.read(|sql| due_for_close(sql, cutoff, reminders, BATCH))? {
+        let (case_id, now, cutoff) = (id.clone(), now.to_string(), cutoff.to_string());
+        let done = storage.write(move |sql| {
+            transition::close_unresponsive(sql, &case_id, &now, &cutoff, reminders).map(|r| r.is_some())
+        });
+        if skipped(done)? {
+            closed.push(id);
+        }
+    }
+    Ok(closed)
+}
+
 /// A case that can no longer take the move is not an error for the job, just not its business.
-fn skipped<T>(result: Result<Option<T>, CasesError>) -> Result<Option<T>, CasesError> {
+fn skipped(result: Result<bool, CasesError>) -> Result<bool, CasesError> {
     match result {
-        Err(error) if no_longer_qualifies(&error) => Ok(None),
+        Err(error) if no_longer_qualifies(&error) => Ok(false),
         other => other,
     }
 }
 
-/// Whether `error` only says the case left the job's hands (it moved on, or is gone). Public so
-/// every storage backend's job skips the same cases.
+/// Whether a refusal only says the case no longer qualifies (a person acted, another run got
+/// there first): the job moves on.
 pub fn no_longer_qualifies(error: &CasesError) -> bool {
     matches!(error, CasesError::InvalidTransition { .. } | CasesError::CaseNotFound { .. })
 }
 
 /// The cases waiting on the customer since `cutoff` or earlier with no reminder in this wait,
 /// longest waiting first (served by the partial index `cases_to_remind`).
-pub fn due_for_reminder(conn: &Connection, cutoff: &str, limit: usize) -> Result<Vec<String>, CasesError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id FROM cases WHERE status = 'awaiting_lead' AND reminded_at IS NULL AND waiting_since <= ?1 \
-         ORDER BY waiting_since LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![cutoff, limit as i64], |r| r.get(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+pub fn due_for_reminder(sql: &mut dyn Sql, cutoff: &str, limit: usize) -> Result<Vec<String>, CasesError> {
+    quiet_ids(sql, "reminded_at IS NULL AND waiting_since <= $1", "waiting_since", cutoff, limit)
 }
 
 /// The cases due to close at `cutoff`: reminded then or earlier (or, with reminders off, waiting
-/// since then) with no person's event since. Served by the partial indexes.
+/// since then) with no person's event since, served by the partial indexes `cases_to_close` and
+/// `cases_to_remind`.
 pub fn due_for_close(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     cutoff: &str,
     reminders: bool,
     limit: usize,
 ) -> Result<Vec<String>, CasesError> {
-    let mut ids: Vec<String> = Vec::new();
-    let mut wanted =
-        vec![("reminded_at IS NOT NULL AND reminded_at <= ?1", "coalesce(reminded_at, waiting_since)")];
+    let unheld = |condition: &str| format!("{condition} AND NOT {PERSON_ACTED}");
+    let reminded = unheld("reminded_at IS NOT NULL AND reminded_at <= $1");
+    let mut ids = quiet_ids(sql, &reminded, "reminded_at", cutoff, limit)?;
     if !reminders {
-        wanted.push(("reminded_at IS NULL AND waiting_since <= ?1", "waiting_since"));
-    }
-    for (condition, since) in wanted {
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT id FROM cases WHERE status = 'awaiting_lead' AND {condition} AND NOT {PERSON_ACTED} \
-             ORDER BY {since} LIMIT ?2"
-        ))?;
-        let rows = stmt.query_map(params![cutoff, limit as i64], |r| r.get::<_, String>(0))?;
-        for row in rows {
-            ids.push(row?);
-        }
+        let waiting = unheld("reminded_at IS NULL AND waiting_since <= $1");
+        ids.extend(quiet_ids(sql, &waiting, "waiting_since", cutoff, limit)?);
     }
     ids.truncate(limit);
     Ok(ids)
 }
 
+/// The ids of up to `limit` cases waiting on the customer that meet `condition` (on `$1`, the
+/// cut-off), in `order`.
+fn quiet_ids(
+    sql: &mut dyn Sql,
+    condition: &str,
+    order: &str,
+    cutoff: &str,
+    limit: usize,
+) -> Result<Vec<String>, CasesError> {
+    let query = format!(
+        "SELECT id FROM cases WHERE status = 'awaiting_lead' AND {condition} ORDER BY {order} LIMIT $2"
+    );
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    sql.query(&query, args![cutoff, limit])?.iter().map(|row| row.text(0)).collect()
+}
+
 /// Whether a person acted on the case (in `cases`) since its reminder, or since the reply that
 /// began the wait when there was none: an event by a person after the latest `reminder_sent` or
 /// `human_replied` event. Compared by position on the timeline, not by clock. Standard SQL,
-/// public so every storage backend asks the same question.
 pub const PERSON_ACTED: &str =
     "EXISTS (SELECT 1 FROM case_events e WHERE e.case_id = cases.id AND e.actor = 'human' \
      AND e.seq > (SELECT max(b.seq) FROM case_events b WHERE b.case_id = cases.id \
                   AND b.kind IN ('reminder_sent', 'human_replied')))";
 
-/// Whether the case qualifies for a reminder at `cutoff`, read inside the reminder's transaction.
-pub(crate) fn reminder_due(conn: &Connection, case_id: &str, cutoff: &str) -> Result<bool, CasesError> {
-    Ok(conn
-        .query_row(
-            "SELECT status = 'awaiting_lead' AND reminded_at IS NULL AND waiting_since <= ?2 FROM cases WHERE id = ?1",
-            params![case_id, cutoff],
-            |r| r.get(0),
-        )
-        .optional()?
-        .unwrap_or(false))
+/// Whether the case qualifies for a reminder at `cutoff`, read inside the reminder's
+/// transaction after the case is locked, so a second run sees the first one's reminder.
+pub(crate) fn reminder_due(sql: &mut dyn Sql, case_id: &str, cutoff: &str) -> Result<bool, CasesError> {
+    let row = sql.query_opt(
+        "SELECT status = 'awaiting_lead' AND reminded_at IS NULL AND waiting_since <= $2 FROM cases WHERE id = $1",
+        args![case_id, cutoff],
+    )?;
+    flag(row)
 }
 
-/// Whether the case qualifies for closing at `cutoff`, read inside the closing's transaction.
+/// Whether the case qualifies for closing at `cutoff`, read inside the closing's transaction
+/// after the case is locked.
 pub(crate) fn close_due(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     cutoff: &str,
     reminders: bool,
 ) -> Result<bool, CasesError> {
-    Ok(conn
-        .query_row(
-            &format!(
-                "SELECT status = 'awaiting_lead' \
-             AND coalesce(reminded_at, CASE WHEN ?3 THEN NULL ELSE waiting_since END) <= ?2 \
-             AND NOT {PERSON_ACTED} FROM cases WHERE id = ?1"
-            ),
-            params![case_id, cutoff, reminders],
-            |r| r.get::<_, Option<bool>>(0),
-        )
-        .optional()?
-        .flatten()
-        .unwrap_or(false))
+    let query = format!(
+        "SELECT status = 'awaiting_lead' \
+         AND coalesce(reminded_at, CASE WHEN $3 THEN NULL ELSE waiting_since END) <= $2 \
+         AND NOT {PERSON_ACTED} FROM cases WHERE id = $1"
+    );
+    flag(sql.query_opt(&query, args![case_id, cutoff, reminders])?)
 }
 
-/// What the person last asked the customer on this case, if anything.
-pub(crate) fn last_question(conn: &Connection, case_id: &str) -> Result<Option<String>, CasesError> {
-    Ok(conn
-        .query_row(
-            "SELECT json_extract(payload, '$.text') FROM case_events WHERE case_id = ?1 AND kind = 'human_replied' \
-             AND json_extract(payload, '$.action') = 'need_lead_info' ORDER BY seq DESC LIMIT 1",
-            [case_id],
-            |r| r.get(0),
-        )
-        .optional()?
-        .flatten())
+/// A one-column answer; false when there is no row or the answer is unknown (NULL).
+fn flag(row: Option<crate::sql::Row>) -> Result<bool, CasesError> {
+    Ok(row.map(|r| r.opt_bool(0)).transpose()?.flatten().unwrap_or(false))
+}
+
+/// What the person last asked the customer on this case (the text of the latest
+/// `need_lead_info` reply), if anything: the reminder asks the customer exactly that again.
+pub(crate) fn last_question(sql: &mut dyn Sql, case_id: &str) -> Result<Option<String>, CasesError> {
+    let dialect = sql.dialect();
+    let (text, action) = (dialect.json_text("payload", "text"), dialect.json_text("payload", "action"));
+    let query = format!(
+        "SELECT {text} FROM case_events WHERE case_id = $1 AND kind = 'human_replied' \
+         AND {action} = 'need_lead_info' ORDER BY seq DESC LIMIT 1"
+    );
+    Ok(sql.query_opt(&query, args![case_id])?.map(|r| r.opt_text(0)).transpose()?.flatten())
 }
 
 /// Writes the `case.reminder` delivery of the `reminder_sent` event `event_seq`.
 pub(crate) fn enqueue_reminder(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case: &Case,
     asked: Option<String>,
     event_seq: i64,
@@ -280,12 +301,12 @@ pub(crate) fn enqueue_reminder(
     let id = uuid::Uuid::new_v4().to_string();
     let body = serde_json::to_string(&ReminderPayload::new(&id, now, case, asked))
         .expect("a reminder payload always serialises");
-    outbox::insert(conn, &id, &case.id, event_seq, DeliveryAction::Reminder, &body, now)
+    outbox::insert(sql, &id, &case.id, event_seq, DeliveryAction::Reminder, &body, now)
 }
 
 /// Writes the `case.closed` delivery of the `lead_unresponsive` event `event_seq`.
 pub(crate) fn enqueue_closed(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case: &Case,
     event_seq: i64,
     now: &str,
@@ -293,7 +314,7 @@ pub(crate) fn enqueue_closed(
     let id = uuid::Uuid::new_v4().to_string();
     let body = serde_json::to_string(&ClosedPayload::new(&id, now, case))
         .expect("a closing payload always serialises");
-    outbox::insert(conn, &id, &case.id, event_seq, DeliveryAction::LeadUnresponsive, &body, now)
+    outbox::insert(sql, &id, &case.id, event_seq, DeliveryAction::LeadUnresponsive, &body, now)
 }
 
 /// The plan of a case waiting on the customer under `delays`; `None` for any other case.

@@ -2,50 +2,47 @@
 //! person can mark it unread again. A case the agent hands back after it was read (it waits on
 //! the person since after the read) counts as unread again, so new information is never missed.
 
-use rusqlite::{params, Connection};
-
 use super::clock;
 use super::error::CasesError;
+use crate::args;
+use crate::sql::Sql;
 
 /// The SQL condition, over a row of `cases`, that the case is unread. Public so the team
 /// database's inbox marks and badge use the same condition (it is plain SQL both databases run).
 pub const UNREAD_SQL: &str = "(cases.read_at IS NULL OR (cases.status = 'awaiting_human' \
      AND cases.read_at < cases.waiting_since))";
 
-/// Records that a person opened the case now; `case_not_found` if there is none.
-pub fn mark_read(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    set_read_at(conn, case_id, Some(&clock::now()))
-}
-
-/// Forgets that the case was opened, so the inbox marks it unread again.
-pub fn mark_unread(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    set_read_at(conn, case_id, None)
+/// Marks the case read (the person opened it) at now, or unread again; `case_not_found` if
+/// there is none.
+pub fn set_read(sql: &mut dyn Sql, case_id: &str, read: bool) -> Result<(), CasesError> {
+    set_read_at(sql, case_id, read.then(clock::now).as_deref())
 }
 
 /// Marks several cases read or unread at once (a bulk action): all of them, or none when one
-/// does not exist.
-pub fn set_read_many(conn: &Connection, case_ids: &[String], read: bool) -> Result<(), CasesError> {
+/// does not exist. The rows are locked in id order first, so two instances marking overlapping
+/// sets take turns instead of deadlocking.
+pub fn set_read_many(sql: &mut dyn Sql, case_ids: &[String], read: bool) -> Result<(), CasesError> {
     let case_ids = super::transition::bulk_ids(case_ids)?;
-    let at = read.then(clock::now);
-    skillcase_store::atomic(conn, |tx| {
-        for id in &case_ids {
-            set_read_at(tx, id, at.as_deref())?;
-        }
-        Ok(())
-    })
-}
-
-/// Whether the case counts as unread; `case_not_found` if there is none.
-pub fn is_unread(conn: &Connection, case_id: &str) -> Result<bool, CasesError> {
-    let sql = format!("SELECT {UNREAD_SQL} FROM cases WHERE id = ?1");
-    match conn.query_row(&sql, [case_id], |r| r.get(0)) {
-        Err(rusqlite::Error::QueryReturnedNoRows) => Err(not_found(case_id)),
-        other => Ok(other?),
+    let mut locked = super::transition::lock_all(sql, &case_ids)?;
+    for id in &case_ids {
+        super::transition::take_locked(&mut locked, id)?;
     }
+    let at = read.then(clock::now);
+    for id in &case_ids {
+        set_read_at(sql, id, at.as_deref())?;
+    }
+    Ok(())
 }
 
-fn set_read_at(conn: &Connection, case_id: &str, at: Option<&str>) -> Result<(), CasesError> {
-    match conn.execute("UPDATE cases SET read_at = ?2 WHERE id = ?1", params![case_id, at])? {
+/// Whether the person has not opened the case since it last came to them.
+pub fn is_unread(sql: &mut dyn Sql, case_id: &str) -> Result<bool, CasesError> {
+    let row = sql.query_opt(&format!("SELECT {UNREAD_SQL} FROM cases WHERE id = $1"), args![case_id])?;
+    row.ok_or_else(|| not_found(case_id))?.bool(0)
+}
+
+/// Writes the case's read mark (`None`: unread); `case_not_found` if there is no such case.
+pub(crate) fn set_read_at(sql: &mut dyn Sql, case_id: &str, at: Option<&str>) -> Result<(), CasesError> {
+    match sql.execute("UPDATE cases SET read_at = $2 WHERE id = $1", args![case_id, at])? {
         0 => Err(not_found(case_id)),
         _ => Ok(()),
     }

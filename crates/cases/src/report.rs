@@ -11,7 +11,6 @@
 //! Every figure is an SQL aggregate over the indexes of migration 10, so the report costs the same
 //! few milliseconds however many cases there are outside the range, and never loads a case.
 
-use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use time::{Date, Duration};
 use ts_rs::TS;
@@ -76,34 +75,6 @@ pub struct CaseReport {
     pub overall: ReportSummary,
 }
 
-/// The cases of the range, as every query below selects them (`?1` the first day, `?2` the last).
-const IN_RANGE: &str = "opened_at >= ?1 AND opened_at < date(?2, '+1 day')";
-
-/// Seconds from opening to the first reply.
-const FIRST_REPLY_SECS: &str = "(julianday(first_reply_at) - julianday(opened_at)) * 86400.0";
-
-/// The report for `range`; `invalid_case_input` when a day is malformed, the range runs
-/// backwards or is longer than [`MAX_REPORT_DAYS`].
-pub fn case_report(conn: &Connection, range: &ReportRange) -> Result<CaseReport, CasesError> {
-    let (from, to) = checked_range(range)?;
-    let range = ReportRange { from: from.to_string(), to: to.to_string() };
-    let weeks = weeks(conn, &range, from, to)?;
-    let mut reasons = summaries(conn, &range)?;
-    let medians = medians(conn, &range, "reason")?;
-    for summary in &mut reasons {
-        let key = summary.reason.map_or("", HandoverReason::as_str);
-        summary.median_first_reply_secs = medians.iter().find(|(k, _)| k == key).map(|(_, m)| *m);
-    }
-    let overall = ReportSummary {
-        reason: None,
-        cases: reasons.iter().map(|r| r.cases).sum(),
-        replied: reasons.iter().map(|r| r.replied).sum(),
-        median_first_reply_secs: medians_overall(conn, &range)?,
-        reopened: reasons.iter().map(|r| r.reopened).sum(),
-    };
-    Ok(CaseReport { range, weeks, reasons, overall })
-}
-
 /// The range's two days, checked: `invalid_case_input` when a day is malformed, the range runs
 /// backwards or is longer than [`MAX_REPORT_DAYS`]. Public so the team database's report
 /// refuses the same ranges.
@@ -129,97 +100,25 @@ pub fn checked_range(range: &ReportRange) -> Result<(Date, Date), CasesError> {
 }
 
 /// The Monday of `day`'s week.
-fn monday_of(day: Date) -> Date {
+pub fn monday_of(day: Date) -> Date {
     day - Duration::days(i64::from(day.weekday().number_days_from_monday()))
 }
 
-/// Every week from `from`'s to `to`'s, with its counts per reason.
-fn weeks(
-    conn: &Connection,
-    range: &ReportRange,
-    from: Date,
-    to: Date,
-) -> Result<Vec<ReportWeek>, CasesError> {
+/// A stored handover reason, or `db_corrupt`.
+pub fn parsed(reason: &str) -> Result<HandoverReason, CasesError> {
+    HandoverReason::parse(reason)
+        .ok_or_else(|| CasesError::Corrupt { what: "handover reason", value: reason.to_string() })
+}
+
+/// Every week from `from`'s to `to`'s, empty: the report fills in each week's counts.
+pub fn empty_weeks(from: Date, to: Date) -> Vec<ReportWeek> {
     let mut out = Vec::new();
     let mut monday = monday_of(from);
     while monday <= to {
         out.push(ReportWeek { week: monday.to_string(), total: 0, by_reason: Vec::new() });
         monday += Duration::days(7);
     }
-    // `date(t, '-6 days', 'weekday 1')`: the Monday on or before t's day.
-    let mut stmt = conn.prepare(&format!(
-        "SELECT date(opened_at, '-6 days', 'weekday 1') AS week, reason, count(*) FROM cases \
-         WHERE {IN_RANGE} GROUP BY week, reason"
-    ))?;
-    let rows = stmt.query_map(params![range.from, range.to], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
-    })?;
-    for row in rows {
-        let (week, reason, cases) = row?;
-        let reason = parsed(&reason)?;
-        if let Some(slot) = out.iter_mut().find(|w| w.week == week) {
-            slot.total += cases;
-            slot.by_reason.push(ReasonCount { reason, cases });
-        }
-    }
-    for week in &mut out {
-        week.by_reason.sort_by_key(|c| c.reason);
-    }
-    Ok(out)
-}
-
-/// Cases, answered cases and reopened cases per reason, in the SPEC's order.
-fn summaries(conn: &Connection, range: &ReportRange) -> Result<Vec<ReportSummary>, CasesError> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT reason, count(*), count(first_reply_at), \
-         sum(EXISTS (SELECT 1 FROM cases earlier WHERE earlier.conversation_id = cases.conversation_id \
-                     AND earlier.status = 'resolved' AND earlier.closed_at <= cases.opened_at)) \
-         FROM cases WHERE {IN_RANGE} GROUP BY reason"
-    ))?;
-    let rows = stmt.query_map(params![range.from, range.to], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (reason, cases, replied, reopened) = row?;
-        out.push(ReportSummary {
-            reason: Some(parsed(&reason)?),
-            cases,
-            replied,
-            median_first_reply_secs: None,
-            reopened,
-        });
-    }
-    out.sort_by_key(|s| s.reason);
-    Ok(out)
-}
-
-/// The median seconds to the first reply per value of `group` (a column of `cases`), as
-/// `(value, seconds)`: the middle one of an odd count, the mean of the two middle ones of an
-/// even count.
-fn medians(conn: &Connection, range: &ReportRange, group: &str) -> Result<Vec<(String, i64)>, CasesError> {
-    let mut stmt = conn.prepare(&format!(
-        "WITH replied AS ( \
-             SELECT {group} AS grp, {FIRST_REPLY_SECS} AS secs FROM cases \
-             WHERE {IN_RANGE} AND first_reply_at IS NOT NULL), \
-         ranked AS ( \
-             SELECT grp, secs, row_number() OVER (PARTITION BY grp ORDER BY secs) AS n, \
-                    count(*) OVER (PARTITION BY grp) AS total FROM replied) \
-         SELECT grp, avg(secs) FROM ranked WHERE n IN ((total + 1) / 2, (total + 2) / 2) GROUP BY grp"
-    ))?;
-    let rows = stmt.query_map(params![range.from, range.to], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?.round() as i64))
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-fn medians_overall(conn: &Connection, range: &ReportRange) -> Result<Option<i64>, CasesError> {
-    Ok(medians(conn, range, "''")?.into_iter().next().map(|(_, m)| m))
-}
-
-fn parsed(reason: &str) -> Result<HandoverReason, CasesError> {
-    HandoverReason::parse(reason)
-        .ok_or_else(|| CasesError::Corrupt { what: "handover reason", value: reason.to_string() })
+    out
 }
 
 #[cfg(test)]

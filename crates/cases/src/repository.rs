@@ -1,6 +1,6 @@
-//! Where cases live, as the rest of Skillcase sees it: two traits, one implementation per
-//! backend. SQLite ([`crate::sqlite::SqliteCases`]) is the embedded default for one desktop; a
-//! team's PostgreSQL implements the same traits, so no caller changes.
+//! Where cases live, as the rest of Skillcase sees it: two traits, implemented once for every
+//! [`Storage`] — the embedded SQLite database of one desktop, or a team's PostgreSQL — so no
+//! caller changes and no step is written twice.
 //!
 //! Every method is one atomic step of SPEC B1–B3: it changes everything it names or nothing, and
 //! a refusal (`invalid_transition`, `case_not_found`, …) changes nothing. Methods block the
@@ -18,20 +18,23 @@ use super::quiet::{QuietDelays, QuietRun};
 use super::report::{CaseReport, ReportRange};
 use super::sla::OverdueTarget;
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
-use super::transition::OpenOutcome;
+use super::transition::{self, OpenOutcome};
+use crate::sql::Storage;
 
 /// Cases, their append-only timelines, what a person has read, and the guardrail's veto counts.
 pub trait CasesRepository: Send + Sync {
     /// Opens a case for a conversation, or returns the one already open for it (SPEC B2).
     fn open_case(&self, new: NewCase) -> Result<OpenOutcome, CasesError>;
-    /// A person's answer, with its event and the outbox delivery that relays it, in one step.
+    /// A person's answer, with its event, the person's read mark and the outbox delivery that
+    /// relays it, in one step. Returns the case as that step left it, timeline included, so the
+    /// caller need not read it again.
     fn reply(
         &self,
         case_id: &str,
         action: HumanAction,
         text: &str,
         actor_name: &str,
-    ) -> Result<(Case, Delivery), CasesError>;
+    ) -> Result<(CaseWithTimeline, Delivery), CasesError>;
     /// A person's internal note on a case: on its timeline, never sent to the agent, the case
     /// otherwise unchanged. Returns the note's event.
     fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError>;
@@ -158,4 +161,218 @@ pub trait OutboxRepository: Send + Sync {
     fn remove_agent(&self, agent_id: &str) -> Result<(), CasesError>;
     /// Every delivery in one state, oldest first.
     fn deliveries_in_state(&self, state: DeliveryState) -> Result<Vec<Delivery>, CasesError>;
+}
+
+/// Every storage is the cases repository: each method one transaction of the step that owns the
+/// use case, written once over [`Storage`] for both databases.
+impl<S: Storage> CasesRepository for S {
+    fn open_case(&self, new: NewCase) -> Result<OpenOutcome, CasesError> {
+        self.write(move |sql| transition::open_case(sql, &new))
+    }
+
+    fn reply(
+        &self,
+        case_id: &str,
+        action: HumanAction,
+        text: &str,
+        actor_name: &str,
+    ) -> Result<(CaseWithTimeline, Delivery), CasesError> {
+        let (case_id, text, actor_name) = (case_id.to_owned(), text.to_owned(), actor_name.to_owned());
+        self.write(move |sql| {
+            let (_, delivery) = transition::reply(sql, &case_id, action, &text, &actor_name)?;
+            Ok((crate::store::get_case(sql, &case_id)?, delivery))
+        })
+    }
+
+    fn add_note(&self, case_id: &str, text: &str, actor_name: &str) -> Result<CaseEvent, CasesError> {
+        let (case_id, text, actor_name) = (case_id.to_owned(), text.to_owned(), actor_name.to_owned());
+        self.write(move |sql| crate::notes::add_note(sql, &case_id, &text, &actor_name))
+    }
+
+    fn hold_reply(&self, case_id: &str, person: &str) -> Result<crate::lease::Replying, CasesError> {
+        let (case_id, person) = (case_id.to_owned(), person.to_owned());
+        self.write(move |sql| crate::lease::hold(sql, &case_id, &person))
+    }
+
+    fn provide_update(&self, case_id: &str, info: &str) -> Result<Case, CasesError> {
+        let (case_id, info) = (case_id.to_owned(), info.to_owned());
+        self.write(move |sql| transition::provide_update(sql, &case_id, &info))
+    }
+
+    fn record_lead_asked(&self, case_id: &str, text: Option<&str>) -> Result<Case, CasesError> {
+        let (case_id, text) = (case_id.to_owned(), text.map(str::to_owned));
+        self.write(move |sql| transition::record_lead_asked(sql, &case_id, text.as_deref()))
+    }
+
+    fn record_lead_unresponsive(&self, case_id: &str, note: Option<&str>) -> Result<Case, CasesError> {
+        let (case_id, note) = (case_id.to_owned(), note.map(str::to_owned));
+        self.write(move |sql| transition::record_lead_unresponsive(sql, &case_id, note.as_deref()))
+    }
+
+    fn cancel(
+        &self,
+        case_id: &str,
+        actor: Actor,
+        actor_name: Option<&str>,
+        reason: Option<&str>,
+    ) -> Result<Case, CasesError> {
+        let case_id = case_id.to_owned();
+        let (actor_name, reason) = (actor_name.map(str::to_owned), reason.map(str::to_owned));
+        self.write(move |sql| {
+            transition::cancel(sql, &case_id, actor, actor_name.as_deref(), reason.as_deref())
+        })
+    }
+
+    fn cancel_many(
+        &self,
+        case_ids: &[String],
+        actor_name: &str,
+        reason: &str,
+    ) -> Result<Vec<Case>, CasesError> {
+        let (case_ids, actor_name, reason) = (case_ids.to_vec(), actor_name.to_owned(), reason.to_owned());
+        self.write(move |sql| transition::cancel_many(sql, &case_ids, &actor_name, &reason))
+    }
+
+    fn get_case(&self, id: &str) -> Result<CaseWithTimeline, CasesError> {
+        self.read(|sql| crate::store::get_case(sql, id))
+    }
+
+    fn assign(
+        &self,
+        case_ids: &[String],
+        assignee: Option<&str>,
+        actor_name: &str,
+    ) -> Result<Vec<Case>, CasesError> {
+        let (case_ids, assignee, actor_name) =
+            (case_ids.to_vec(), assignee.map(str::to_owned), actor_name.to_owned());
+        self.write(move |sql| crate::assign::assign_many(sql, &case_ids, assignee.as_deref(), &actor_name))
+    }
+
+    fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError> {
+        self.read(|sql| crate::rows::find_case_by_number(sql, number))
+    }
+
+    fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError> {
+        Storage::list_cases(self, filter)
+    }
+
+    fn tab_counts(&self) -> Result<TabCounts, CasesError> {
+        Storage::tab_counts(self)
+    }
+
+    fn report(&self, range: &ReportRange) -> Result<CaseReport, CasesError> {
+        Storage::report(self, range)
+    }
+
+    fn set_read(&self, case_id: &str, read: bool) -> Result<(), CasesError> {
+        let case_id = case_id.to_owned();
+        self.write(move |sql| crate::reads::set_read(sql, &case_id, read))
+    }
+
+    fn set_read_many(&self, case_ids: &[String], read: bool) -> Result<(), CasesError> {
+        let case_ids = case_ids.to_vec();
+        self.write(move |sql| crate::reads::set_read_many(sql, &case_ids, read))
+    }
+
+    fn record_veto(&self, veto: &Veto) -> Result<VetoCount, CasesError> {
+        let veto = veto.clone();
+        self.write(move |sql| crate::veto::record_veto(sql, &veto))
+    }
+
+    fn record_promise(&self, case_id: &str, promise: &NewPromise) -> Result<bool, CasesError> {
+        let (case_id, promise) = (case_id.to_owned(), promise.clone());
+        self.write(move |sql| crate::promises::record_promise(sql, &case_id, &promise))
+    }
+
+    fn take_overdue_promises(&self, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
+        let now = now.to_owned();
+        self.write(move |sql| crate::promises::take_overdue(sql, &now))
+    }
+
+    fn follow_up_quiet(&self, now: &str, delays: &QuietDelays) -> Result<QuietRun, CasesError> {
+        crate::quiet::follow_up(self, now, delays)
+    }
+
+    fn agent_switches(&self, agent_id: Option<&str>) -> Result<AgentSwitches, CasesError> {
+        self.read(|sql| crate::agents::switches(sql, agent_id))
+    }
+
+    fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+        let now = now.to_owned();
+        self.write(move |sql| crate::sla::take_overdue(sql, &now))
+    }
+
+    fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError> {
+        let ids = (conversation_id.to_owned(), turn_id.to_owned(), case_id.to_owned());
+        self.write(move |sql| crate::veto::note_auto_case(sql, &ids.0, &ids.1, &ids.2))
+    }
+}
+
+/// Every storage is the outbox too.
+impl<S: Storage> OutboxRepository for S {
+    fn endpoint(&self) -> Result<Option<EndpointSettings>, CasesError> {
+        self.read(crate::endpoint::get_endpoint)
+    }
+
+    fn endpoint_view(&self) -> Result<Option<EndpointView>, CasesError> {
+        self.read(crate::endpoint::endpoint_view)
+    }
+
+    fn set_endpoint(&self, input: EndpointInput) -> Result<EndpointView, CasesError> {
+        self.write(move |sql| crate::endpoint::set_endpoint(sql, &input))
+    }
+
+    fn checked_endpoint(&self, input: &EndpointInput) -> Result<EndpointSettings, CasesError> {
+        self.read(|sql| crate::endpoint::checked_endpoint(sql, input))
+    }
+
+    fn claim_next(&self, lease_margin: Duration) -> Result<Option<Claimed>, CasesError> {
+        self.write(move |sql| crate::outbox::claim_next(sql, lease_margin))
+    }
+
+    fn next_due_at(&self) -> Result<Option<String>, CasesError> {
+        self.read(crate::outbox::next_due_at)
+    }
+
+    fn release(&self, id: &str) -> Result<(), CasesError> {
+        let id = id.to_owned();
+        self.write(move |sql| crate::outbox::release(sql, &id))
+    }
+
+    fn record_attempt(
+        &self,
+        id: &str,
+        attempt: &Attempt,
+        max_attempts: u32,
+        backoff: &Backoff,
+    ) -> Result<Delivery, CasesError> {
+        let (id, attempt, backoff) = (id.to_owned(), attempt.clone(), *backoff);
+        self.write(move |sql| crate::outbox::record_attempt(sql, &id, &attempt, max_attempts, &backoff))
+    }
+
+    fn retry(&self, id: &str) -> Result<Delivery, CasesError> {
+        let id = id.to_owned();
+        self.write(move |sql| crate::outbox::retry(sql, &id))
+    }
+
+    fn status(&self) -> Result<OutboxStatus, CasesError> {
+        self.read(crate::outbox::outbox_status)
+    }
+
+    fn agents(&self) -> Result<Vec<AgentView>, CasesError> {
+        self.read(crate::agents::list_agents)
+    }
+
+    fn set_agent(&self, input: AgentInput) -> Result<AgentView, CasesError> {
+        self.write(move |sql| crate::agents::set_agent(sql, &input))
+    }
+
+    fn remove_agent(&self, agent_id: &str) -> Result<(), CasesError> {
+        let agent_id = agent_id.to_owned();
+        self.write(move |sql| crate::agents::remove_agent(sql, &agent_id))
+    }
+
+    fn deliveries_in_state(&self, state: DeliveryState) -> Result<Vec<Delivery>, CasesError> {
+        self.read(|sql| crate::outbox::deliveries_in_state(sql, state))
+    }
 }

@@ -1,4 +1,4 @@
-//! Response-time targets (issue 28): how long a person may take to give a case its first reply
+//! Response-time targets: how long a person may take to give a case its first reply
 //! and to resolve it, counted in the workspace's business hours, the clock paused while the case
 //! waits on the customer.
 //!
@@ -11,18 +11,18 @@
 //! `sla_overdue` event on the timeline.
 
 use jiff::{SignedDuration, Timestamp, ZonedDateTime};
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-/// The business calendar the targets are counted in, re-exported so a storage backend that
-/// keeps the settings elsewhere (the team database) can name what [`calendar_from`] returns.
+/// The business calendar the targets are counted in.
 pub use skillcase_guard::due::Calendar;
 use skillcase_guard::due::CalendarSettings;
 use ts_rs::TS;
 
 use super::error::CasesError;
 use super::model::{Actor, CaseStatus, EventKind};
-use super::store::append_event;
+use super::rows::append_event;
+use crate::args;
+use crate::sql::Sql;
 
 /// The settings key the targets are saved under.
 pub const TARGETS_SETTING: &str = "response_targets";
@@ -117,29 +117,6 @@ pub struct CaseSla {
     pub next_due_at: Option<String>,
 }
 
-/// Reads `first_reply_target, first_reply_due_at, first_reply_at, resolution_target,
-/// resolution_due_at, closed_at, sla_paused_at, sla_due_at` starting at column `first` (the
-/// tail of the case columns), the states as of `now`.
-pub(crate) fn sla_from_row(row: &Row<'_>, first: usize, now: &str) -> rusqlite::Result<CaseSla> {
-    let paused_since: Option<String> = row.get(first + 6)?;
-    let clock = |target: usize, due: usize, met: usize| -> rusqlite::Result<Option<SlaClock>> {
-        let (Some(target_minutes), Some(due_at)) =
-            (row.get::<_, Option<u32>>(first + target)?, row.get::<_, Option<String>>(first + due)?)
-        else {
-            return Ok(None);
-        };
-        let met_at: Option<String> = row.get(first + met)?;
-        let state = state_of(&due_at, met_at.as_deref(), paused_since.as_deref(), now);
-        Ok(Some(SlaClock { target_minutes, due_at, met_at, state }))
-    };
-    Ok(CaseSla {
-        first_reply: clock(0, 1, 2)?,
-        resolution: clock(3, 4, 5)?,
-        next_due_at: row.get(first + 7)?,
-        paused_since: paused_since.clone(),
-    })
-}
-
 /// A target's state: met (in time or late) once met; else overdue past its due time — a pause
 /// that began after the due time does not hide the breach — else paused or running.
 pub fn state_of(due_at: &str, met_at: Option<&str>, paused_since: Option<&str>, now: &str) -> SlaState {
@@ -153,33 +130,30 @@ pub fn state_of(due_at: &str, met_at: Option<&str>, paused_since: Option<&str>, 
     }
 }
 
-/// Starts the clocks of a case just opened at `opened_at` with the targets in force.
-pub(crate) fn start(conn: &Connection, case_id: &str, opened_at: &str) -> Result<(), CasesError> {
-    let targets = saved_targets(conn)?;
-    if targets.first_reply_minutes.is_none() && targets.resolution_minutes.is_none() {
+/// Starts the clocks of a case just opened at `opened_at` with the targets in force, so a case
+/// keeps the targets it opened under whatever is saved later.
+pub(crate) fn start(sql: &mut dyn Sql, case_id: &str, opened_at: &str) -> Result<(), CasesError> {
+    let targets = saved_targets(sql)?;
+    let (first_reply, resolution) = (targets.first_reply_minutes, targets.resolution_minutes);
+    if first_reply.is_none() && resolution.is_none() {
         return Ok(());
     }
-    let calendar = calendar(conn)?;
+    let calendar = calendar(sql)?;
     let due = |minutes: Option<u32>| minutes.and_then(|m| due_after(&calendar, opened_at, m));
-    conn.execute(
-        "UPDATE cases SET first_reply_target = ?2, first_reply_due_at = ?3, resolution_target = ?4, \
-         resolution_due_at = ?5 WHERE id = ?1",
-        params![
-            case_id,
-            targets.first_reply_minutes,
-            due(targets.first_reply_minutes),
-            targets.resolution_minutes,
-            due(targets.resolution_minutes)
-        ],
+    let (first_due, resolution_due) = (due(first_reply), due(resolution));
+    sql.execute(
+        "UPDATE cases SET first_reply_target = $2, first_reply_due_at = $3, resolution_target = $4, \
+         resolution_due_at = $5 WHERE id = $1",
+        args![case_id, first_reply.map(i64::from), &first_due, resolution.map(i64::from), &resolution_due],
     )?;
-    refresh_next_due(conn, case_id)
+    refresh_next_due(sql, case_id)
 }
 
 /// Moves the clocks with a change of status at `now`: entering *Waiting on customer* pauses
 /// them; leaving it pushes each due time not yet met by the business time paused. Call after the
 /// status (and a first reply) is written.
 pub(crate) fn on_status(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     from: CaseStatus,
     to: CaseStatus,
@@ -187,12 +161,12 @@ pub(crate) fn on_status(
 ) -> Result<(), CasesError> {
     match clock_change(from, to) {
         ClockChange::Pause => {
-            conn.execute("UPDATE cases SET sla_paused_at = ?2 WHERE id = ?1", params![case_id, now])?;
+            sql.execute("UPDATE cases SET sla_paused_at = $2 WHERE id = $1", args![case_id, now])?;
         }
-        ClockChange::Resume => resume(conn, case_id, now)?,
+        ClockChange::Resume => resume(sql, case_id, now)?,
         ClockChange::Keep => {}
     }
-    refresh_next_due(conn, case_id)
+    refresh_next_due(sql, case_id)
 }
 
 /// What a change of status does to the response-time clocks.
@@ -217,26 +191,27 @@ pub fn clock_change(from: CaseStatus, to: CaseStatus) -> ClockChange {
     }
 }
 
-/// Ends a pause at `now`, pushing the due times not yet met.
-fn resume(conn: &Connection, case_id: &str, now: &str) -> Result<(), CasesError> {
-    let (paused_at, first_reply_due, resolution_due): (Option<String>, Option<String>, Option<String>) = conn
-        .query_row(
-            "SELECT sla_paused_at, CASE WHEN first_reply_at IS NULL THEN first_reply_due_at END, \
-             resolution_due_at FROM cases WHERE id = ?1",
-            [case_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
+/// Ends a pause at `now`, pushing the due times not yet met by the business time paused, so the
+/// customer's silence does not count against the team.
+fn resume(sql: &mut dyn Sql, case_id: &str, now: &str) -> Result<(), CasesError> {
+    let row = sql.query_one(
+        "SELECT sla_paused_at, CASE WHEN first_reply_at IS NULL THEN first_reply_due_at END, \
+         resolution_due_at FROM cases WHERE id = $1",
+        args![case_id],
+    )?;
+    let (paused_at, first_reply_due, resolution_due) = (row.opt_text(0)?, row.opt_text(1)?, row.opt_text(2)?);
     let calendar = match &paused_at {
-        Some(_) if first_reply_due.is_some() || resolution_due.is_some() => Some(calendar(conn)?),
+        Some(_) if first_reply_due.is_some() || resolution_due.is_some() => Some(calendar(sql)?),
         _ => None,
     };
     let pushed = |due: Option<String>| -> Option<String> {
         push_by_pause(calendar.as_ref()?, &due?, paused_at.as_deref()?, now)
     };
-    conn.execute(
-        "UPDATE cases SET sla_paused_at = NULL, first_reply_due_at = coalesce(?2, first_reply_due_at), \
-         resolution_due_at = coalesce(?3, resolution_due_at) WHERE id = ?1",
-        params![case_id, pushed(first_reply_due), pushed(resolution_due)],
+    let (first_reply_due, resolution_due) = (pushed(first_reply_due), pushed(resolution_due));
+    sql.execute(
+        "UPDATE cases SET sla_paused_at = NULL, first_reply_due_at = coalesce($2, first_reply_due_at), \
+         resolution_due_at = coalesce($3, resolution_due_at) WHERE id = $1",
+        args![case_id, &first_reply_due, &resolution_due],
     )?;
     Ok(())
 }
@@ -261,16 +236,19 @@ pub fn push_by_pause(calendar: &Calendar, due: &str, paused_at: &str, resumed_at
 }
 
 /// Writes the next running due time: the unmet first reply or the resolution, whichever is
-/// sooner; none while paused or closed.
-pub(crate) fn refresh_next_due(conn: &Connection, case_id: &str) -> Result<(), CasesError> {
-    conn.execute(
-        "UPDATE cases SET sla_due_at = CASE \
-             WHEN closed_at IS NOT NULL OR sla_paused_at IS NOT NULL THEN NULL \
-             WHEN first_reply_at IS NOT NULL OR first_reply_due_at IS NULL THEN resolution_due_at \
-             WHEN resolution_due_at IS NULL THEN first_reply_due_at \
-             ELSE min(first_reply_due_at, resolution_due_at) END \
-         WHERE id = ?1",
-        [case_id],
+/// sooner; none while paused or closed. "Due soonest" and the watch read it.
+pub(crate) fn refresh_next_due(sql: &mut dyn Sql, case_id: &str) -> Result<(), CasesError> {
+    let least = sql.dialect().least();
+    sql.execute(
+        &format!(
+            "UPDATE cases SET sla_due_at = CASE \
+                 WHEN closed_at IS NOT NULL OR sla_paused_at IS NOT NULL THEN NULL \
+                 WHEN first_reply_at IS NOT NULL OR first_reply_due_at IS NULL THEN resolution_due_at \
+                 WHEN resolution_due_at IS NULL THEN first_reply_due_at \
+                 ELSE {least}(first_reply_due_at, resolution_due_at) END \
+             WHERE id = $1"
+        ),
+        args![case_id],
     )?;
     Ok(())
 }
@@ -285,82 +263,92 @@ pub struct OverdueTarget {
 }
 
 impl OverdueTarget {
-    /// The payload of its `sla_overdue` event: public so every backend writes the same event.
+    /// The payload of its `sla_overdue` event:.
     pub fn event_payload(&self) -> serde_json::Value {
         json!({ "target": self.target.as_str(), "due_at": self.due_at })
     }
 }
 
 /// The running targets due at `now` that nobody was told about yet: each is marked told and
-/// gets an `sla_overdue` event (actor `system`) in one transaction, so each is announced once.
-pub fn take_overdue(conn: &Connection, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
-    skillcase_store::atomic(conn, |tx| {
-        let mut taken = take(
-            tx,
-            SlaTarget::FirstReply,
-            "UPDATE cases SET first_reply_overdue_told = 1 \
-             WHERE first_reply_due_at <= ?1 AND first_reply_at IS NULL AND first_reply_overdue_told = 0 \
-             AND first_reply_due_at IS NOT NULL AND closed_at IS NULL AND sla_paused_at IS NULL \
-             RETURNING id, number, first_reply_due_at",
-            now,
-        )?;
-        taken.extend(take(
-            tx,
-            SlaTarget::Resolution,
-            "UPDATE cases SET resolution_overdue_told = 1 \
-             WHERE resolution_due_at <= ?1 AND closed_at IS NULL AND resolution_overdue_told = 0 \
-             AND resolution_due_at IS NOT NULL AND sla_paused_at IS NULL \
-             RETURNING id, number, resolution_due_at",
-            now,
-        )?);
-        for overdue in &taken {
-            let payload = overdue.event_payload();
-            append_event(tx, &overdue.case_id, EventKind::SlaOverdue, Actor::System, None, now, &payload)?;
-        }
-        Ok(taken)
-    })
+/// gets an `sla_overdue` event (actor `system`) in one transaction, so each is announced once
+/// whichever instance polls first.
+pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+    let mut taken = take_target(sql, SlaTarget::FirstReply, now)?;
+    taken.extend(take_target(sql, SlaTarget::Resolution, now)?);
+    for overdue in &taken {
+        let payload = overdue.event_payload();
+        append_event(sql, &overdue.case_id, EventKind::SlaOverdue, Actor::System, None, now, &payload)?;
+    }
+    Ok(taken)
 }
 
-fn take(
-    conn: &Connection,
-    target: SlaTarget,
-    sql: &str,
+/// One target's clocks that fell due at `now` unannounced, marked told.
+fn take_target(sql: &mut dyn Sql, target: SlaTarget, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
+    let (told, due, running) = match target {
+        SlaTarget::FirstReply => {
+            ("first_reply_overdue_told", "first_reply_due_at", "first_reply_at IS NULL AND ")
+        }
+        SlaTarget::Resolution => ("resolution_overdue_told", "resolution_due_at", ""),
+    };
+    let condition = format!("{due} <= $1 AND {running}closed_at IS NULL AND sla_paused_at IS NULL");
+    let rows = take_marked(sql, told, &condition, &format!("id, number, {due}"), now)?;
+    rows.iter()
+        .map(|row| {
+            Ok(OverdueTarget { case_id: row.text(0)?, number: row.int(1)?, target, due_at: row.text(2)? })
+        })
+        .collect()
+}
+
+/// Sets the flag `told` on the cases matching `condition` (`$1` is `now`) whose flag is still
+/// off, returning `columns` of each, by number. On the team database the rows are locked in id
+/// order and the ones another instance holds are skipped: that instance is taking them, and if
+/// it rolls back they are still due at the next poll.
+pub(crate) fn take_marked(
+    sql: &mut dyn Sql,
+    told: &str,
+    condition: &str,
+    columns: &str,
     now: &str,
-) -> Result<Vec<OverdueTarget>, CasesError> {
-    let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map([now], |r| {
-        Ok(OverdueTarget { case_id: r.get(0)?, number: r.get(1)?, target, due_at: r.get(2)? })
-    })?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+) -> Result<Vec<crate::sql::Row>, CasesError> {
+    let skip_locked = sql.dialect().skip_locked();
+    let mut rows = sql.query(
+        &format!(
+            "UPDATE cases SET {told} = true WHERE id IN (\
+                 SELECT id FROM cases WHERE {condition} AND NOT {told} ORDER BY id{skip_locked}) \
+             RETURNING {columns}"
+        ),
+        args![now],
+    )?;
+    rows.sort_by_key(|row| row.int(1).unwrap_or_default());
+    Ok(rows)
 }
 
 /// The saved targets; both off until some are saved (or when the saved ones no longer read).
-pub fn saved_targets(conn: &Connection) -> Result<ResponseTargets, CasesError> {
-    Ok(targets_from(setting(conn, TARGETS_SETTING)?.as_deref()))
+pub fn saved_targets(sql: &mut dyn Sql) -> Result<ResponseTargets, CasesError> {
+    Ok(targets_from(setting(sql, TARGETS_SETTING)?.as_deref()))
 }
 
 /// The targets saved as `saved` (the [`TARGETS_SETTING`] value); both off when there is none or
-/// it no longer reads. Public so every storage backend reads its settings the same way.
+/// it no longer reads.
 pub fn targets_from(saved: Option<&str>) -> ResponseTargets {
     saved.and_then(|text| serde_json::from_str(text).ok()).unwrap_or_default()
 }
 
 /// The saved business calendar; the default one when none is saved or it no longer resolves.
-fn calendar(conn: &Connection) -> Result<Calendar, CasesError> {
-    Ok(calendar_from(setting(conn, CALENDAR_SETTING)?.as_deref()))
+pub fn calendar(sql: &mut dyn Sql) -> Result<Calendar, CasesError> {
+    Ok(calendar_from(setting(sql, CALENDAR_SETTING)?.as_deref()))
 }
 
 /// The calendar saved as `saved` (the [`CALENDAR_SETTING`] value); the default one when there
-/// is none or it no longer resolves. Public so every storage backend reads its settings the same
-/// way.
+/// is none or it no longer resolves.
 pub fn calendar_from(saved: Option<&str>) -> Calendar {
     let saved: Option<CalendarSettings> = saved.and_then(|text| serde_json::from_str(text).ok());
     saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system)
 }
 
-fn setting(conn: &Connection, key: &str) -> Result<Option<String>, CasesError> {
-    let mut stmt = conn.prepare_cached("SELECT value FROM settings WHERE key = ?1")?;
-    Ok(stmt.query_row([key], |r| r.get(0)).optional()?)
+/// One of the case settings, as saved (JSON text).
+fn setting(sql: &mut dyn Sql, key: &str) -> Result<Option<String>, CasesError> {
+    sql.query_opt("SELECT value FROM settings WHERE key = $1", args![key])?.map(|row| row.text(0)).transpose()
 }
 
 fn zoned(stamp: &str, calendar: &Calendar) -> Option<ZonedDateTime> {

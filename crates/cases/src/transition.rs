@@ -1,17 +1,17 @@
 //! Every state change of a case (SPEC B2), one function per transition.
 //!
-//! Each function is one atomic unit ([`skillcase_store::atomic`]) that checks the current status,
-//! writes the new state and its event together (and, for a person's reply, the outbox delivery
-//! that relays it to the agent), or changes nothing at all. In the app they run on the database's
-//! writer ([`crate::sqlite::SqliteCases`]), whose transaction makes the check and the write one
-//! step even with other writers waiting. The transition table lives in
-//! [`allowed`] and nowhere else.
+//! Each function runs inside its caller's transaction ([`crate::sql::Storage::write`]): it locks
+//! the case's row ([`lock_case`]) before it checks the status, writes the new state and its event
+//! together (and, for a person's reply, the outbox delivery that relays it to the agent), or
+//! refuses and changes nothing. Written once over [`Sql`] for both databases. The transition
+//! table lives in [`allowed`] and nowhere else.
 
-use rusqlite::{params, Connection};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use skillcase_store::atomic;
 use ts_rs::TS;
+
+use crate::args;
+use crate::sql::Sql;
 
 use super::agents;
 use super::clock;
@@ -20,8 +20,8 @@ use super::model::{Actor, Case, CaseSource, CaseStatus, Delivery, EventKind, Hum
 use super::outbox;
 use super::quiet;
 use super::reason::HandoverReason;
+use super::rows::{append_event, find_case, lock_case, open_case_for_conversation};
 use super::sla;
-use super::store::{append_event, find_case, open_case_for_conversation};
 
 /// The longest conversation id, title, lead field or agent id accepted, in characters.
 pub const MAX_SHORT_TEXT: usize = 200;
@@ -72,7 +72,6 @@ impl Move {
 /// The transition table of SPEC B2: the status a move leads to from `from`, or `None` when the
 /// move is not allowed there. Recording what the lead was asked or that they went quiet keeps
 /// the case waiting on the lead, and so does the reminder; closing a quiet case is a cancel.
-/// Public so every storage backend checks the same table.
 pub fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
     use CaseStatus::*;
     match (from, mv) {
@@ -90,60 +89,65 @@ pub fn allowed(from: CaseStatus, mv: Move) -> Option<CaseStatus> {
 /// Opens a case for a conversation, or returns the one already open for it (`already_open`).
 /// The case starts `awaiting_human`, waiting since now, with the next short number. Its reason
 /// is `guardrail_autofallback` exactly when the guardrail opens it (`invalid_reason` otherwise).
-pub fn open_case(conn: &Connection, new: NewCase) -> Result<OpenOutcome, CasesError> {
-    let new = checked_new_case(new)?;
-    atomic(conn, |tx| {
-        if let Some(case) = open_case_for_conversation(tx, &new.conversation_id)? {
-            return Ok(OpenOutcome { case, already_open: true });
-        }
-        if !agents::switches(tx, new.agent_id.as_deref())?.cases_enabled {
-            let agent_id = new.agent_id.clone().unwrap_or_default();
-            return Err(CasesError::AgentCasesDisabled { agent_id });
-        }
-        let id = uuid::Uuid::new_v4().to_string();
-        let number: i64 = tx.query_row(
-            "UPDATE case_counter SET next = next + 1 WHERE id = 1 RETURNING next - 1",
-            [],
-            |r| r.get(0),
-        )?;
-        let now = clock::now();
-        let context = serde_json::to_string(&new.context).expect("context messages always serialise");
-        tx.execute(
-            "INSERT INTO cases (id, number, conversation_id, lead_id, lead_name, lead_channel, lead_contact, \
-             agent_id, status, title, summary, blocker, context, source, reason, waiting_since, opened_at, \
-             updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'awaiting_human', ?9, ?10, ?11, ?12, ?13, ?15, ?14, ?14, ?14)",
-            params![
-                id,
-                number,
-                new.conversation_id,
-                new.lead.id,
-                new.lead.name,
-                new.lead.channel,
-                new.lead.contact,
-                new.agent_id,
-                new.title,
-                new.summary,
-                new.blocker,
-                context,
-                new.source.as_str(),
-                now,
-                new.reason.as_str()
-            ],
-        )?;
-        let (actor, payload) = opened_event(&new);
-        append_event(tx, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
-        sla::start(tx, &id, &now)?;
-        Ok(OpenOutcome { case: find_case(tx, &id)?, already_open: false })
-    })
+/// When two instances open one at once, the team database's unique index refuses the second,
+/// whose transaction is tried again and then finds the first; the number comes from the
+/// counter's row, locked until commit, so numbers have no gaps.
+pub fn open_case(sql: &mut dyn Sql, new: &NewCase) -> Result<OpenOutcome, CasesError> {
+    let new = checked_new_case(new.clone())?;
+    if let Some(case) = open_case_for_conversation(sql, &new.conversation_id)? {
+        return Ok(OpenOutcome { case, already_open: true });
+    }
+    if !agents::switches(sql, new.agent_id.as_deref())?.cases_enabled {
+        let agent_id = new.agent_id.clone().unwrap_or_default();
+        return Err(CasesError::AgentCasesDisabled { agent_id });
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = clock::now();
+    insert_case(sql, &id, &new, &now)?;
+    let (actor, payload) = opened_event(&new);
+    append_event(sql, &id, EventKind::Opened, actor, new.agent_id.as_deref(), &now, &payload)?;
+    sla::start(sql, &id, &now)?;
+    Ok(OpenOutcome { case: find_case(sql, &id)?, already_open: false })
 }
 
-/// A person answers a case with one of the three actions. Writes the new status (and, on the
-/// case's first answer, when it came: the report's time to first reply), a `human_replied` event (plus `resolved` or `escalated` when the case closes) and the outbox
-/// delivery that relays the reply to the agent, all in one transaction.
+/// Writes the new case's row, `awaiting_human` and waiting since `now`, under the next number.
+fn insert_case(sql: &mut dyn Sql, id: &str, new: &NewCase, now: &str) -> Result<(), CasesError> {
+    let number = sql
+        .query_one("UPDATE case_counter SET next = next + 1 WHERE id = 1 RETURNING next - 1", &[])?
+        .int(0)?;
+    let context = serde_json::to_string(&new.context).expect("context messages always serialise");
+    sql.execute(
+        "INSERT INTO cases (id, number, conversation_id, lead_id, lead_name, lead_channel, lead_contact, \
+         agent_id, status, title, summary, blocker, context, source, reason, waiting_since, opened_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'awaiting_human', $9, $10, $11, $12, $13, $14, $15, $15, $15)",
+        args![
+            id,
+            number,
+            &new.conversation_id,
+            &new.lead.id,
+            &new.lead.name,
+            &new.lead.channel,
+            &new.lead.contact,
+            &new.agent_id,
+            &new.title,
+            &new.summary,
+            &new.blocker,
+            &context,
+            new.source.as_str(),
+            new.reason.as_str(),
+            now,
+        ],
+    )?;
+    Ok(())
+}
+
+/// A person answers a case with one of the three actions: the new status (and, on the case's
+/// first answer, when it came: the report's time to first reply), the `human_replied` event
+/// (plus `resolved` or `escalated` when the case closes), the promises kept, the person's read
+/// mark and the outbox delivery that relays the reply to the agent, all in one transaction.
 /// `text` is the note for the customer, the question to ask, or the escalation reason.
 pub fn reply(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     action: HumanAction,
     text: &str,
@@ -151,78 +155,73 @@ pub fn reply(
 ) -> Result<(Case, Delivery), CasesError> {
     let text = required("text", text)?;
     let actor_name = required("actor_name", actor_name)?;
-    atomic(conn, |tx| {
-        let (case, to) = check(tx, case_id, Move::Reply(action))?;
-        let now = clock::now();
-        let lease = crate::lease::stored(tx, case_id)?;
-        crate::lease::check_send(lease.as_ref(), actor_name, case.assignee.as_deref(), &now)?;
-        crate::lease::clear(tx, case_id)?;
-        tx.execute(
-            "UPDATE cases SET first_reply_at = ?2 WHERE id = ?1 AND first_reply_at IS NULL",
-            params![case_id, now],
-        )?;
-        set_status(tx, &case, to, &now)?;
-        let payload = json!({ "action": action.as_str(), "text": text, "status": to.as_str() });
-        let seq = append_event(
-            tx,
-            case_id,
-            EventKind::HumanReplied,
-            Actor::Human,
-            Some(actor_name),
-            &now,
-            &payload,
-        )?;
-        if let Some(kind) = closing_event(to) {
-            append_event(
-                tx,
-                case_id,
-                kind,
-                Actor::Human,
-                Some(actor_name),
-                &now,
-                &json!({ "reply_seq": seq }),
-            )?;
-        }
-        crate::promises::keep_promises(tx, case_id)?;
-        let case = find_case(tx, case_id)?;
-        let delivery = outbox::enqueue(tx, &case, action, text, seq, &now)?;
-        Ok((case, delivery))
-    })
+    let (case, to) = check(sql, case_id, Move::Reply(action))?;
+    let now = clock::now();
+    let lease = crate::lease::stored(sql, case_id)?;
+    crate::lease::check_send(lease.as_ref(), actor_name, case.assignee.as_deref(), &now)?;
+    crate::lease::clear(sql, case_id)?;
+    sql.execute(
+        "UPDATE cases SET first_reply_at = $2 WHERE id = $1 AND first_reply_at IS NULL",
+        args![case_id, now.as_str()],
+    )?;
+    set_status(sql, &case, to, &now)?;
+    let seq = record_reply(sql, case_id, action, text, to, actor_name, &now)?;
+    crate::promises::keep_promises(sql, case_id)?;
+    crate::reads::set_read_at(sql, case_id, Some(&now))?;
+    let case = find_case(sql, case_id)?;
+    let delivery = outbox::enqueue(sql, &case, action, text, seq, &now)?;
+    Ok((case, delivery))
+}
+
+/// The reply's events: `human_replied`, then the closing event when it closes the case. Returns
+/// the reply's `seq`, which its delivery points at.
+fn record_reply(
+    sql: &mut dyn Sql,
+    case_id: &str,
+    action: HumanAction,
+    text: &str,
+    to: CaseStatus,
+    actor_name: &str,
+    now: &str,
+) -> Result<i64, CasesError> {
+    let payload = json!({ "action": action.as_str(), "text": text, "status": to.as_str() });
+    let seq =
+        append_event(sql, case_id, EventKind::HumanReplied, Actor::Human, Some(actor_name), now, &payload)?;
+    if let Some(kind) = closing_event(to) {
+        let closed = json!({ "reply_seq": seq });
+        append_event(sql, case_id, kind, Actor::Human, Some(actor_name), now, &closed)?;
+    }
+    Ok(seq)
 }
 
 /// The agent hands back what the lead answered: `awaiting_lead` → `awaiting_human`, event
 /// `lead_provided`, and the case waits on the person again from now.
-pub fn provide_update(conn: &Connection, case_id: &str, info: &str) -> Result<Case, CasesError> {
+pub fn provide_update(sql: &mut dyn Sql, case_id: &str, info: &str) -> Result<Case, CasesError> {
     let info = required("info", info)?;
-    agent_event(conn, case_id, Move::ProvideUpdate, EventKind::LeadProvided, json!({ "info": info }))
+    agent_event(sql, case_id, Move::ProvideUpdate, EventKind::LeadProvided, json!({ "info": info }))
 }
 
 /// The agent records that it asked the lead (what it asked, if it says). The case keeps waiting
 /// on the lead.
-pub fn record_lead_asked(conn: &Connection, case_id: &str, text: Option<&str>) -> Result<Case, CasesError> {
-    agent_event(conn, case_id, Move::LeadAsked, EventKind::LeadAsked, optional_text("text", text))
+pub fn record_lead_asked(sql: &mut dyn Sql, case_id: &str, text: Option<&str>) -> Result<Case, CasesError> {
+    agent_event(sql, case_id, Move::LeadAsked, EventKind::LeadAsked, optional_text("text", text))
 }
 
 /// The agent records that the lead stopped answering. The case keeps waiting on the lead; the
 /// person decides whether to escalate or cancel.
 pub fn record_lead_unresponsive(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     note: Option<&str>,
 ) -> Result<Case, CasesError> {
-    agent_event(
-        conn,
-        case_id,
-        Move::LeadUnresponsive,
-        EventKind::LeadUnresponsive,
-        optional_text("note", note),
-    )
+    let payload = optional_text("note", note);
+    agent_event(sql, case_id, Move::LeadUnresponsive, EventKind::LeadUnresponsive, payload)
 }
 
 /// The agent or a person cancels an open case (the lead gave up, it was opened by mistake).
-/// `actor` must be `agent` or `human`.
+/// `actor` must be `agent` or `human`. Nothing is sent to the agent.
 pub fn cancel(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     actor: Actor,
     actor_name: Option<&str>,
@@ -230,28 +229,19 @@ pub fn cancel(
 ) -> Result<Case, CasesError> {
     checked_canceller(actor)?;
     let actor_name = actor_name.map(str::trim).filter(|n| !n.is_empty());
-    atomic(conn, |tx| {
-        let (case, to) = check(tx, case_id, Move::Cancel)?;
-        let now = clock::now();
-        set_status(tx, &case, to, &now)?;
-        append_event(
-            tx,
-            case_id,
-            EventKind::Cancelled,
-            actor,
-            actor_name,
-            &now,
-            &optional_text("reason", reason),
-        )?;
-        find_case(tx, case_id)
-    })
+    let (case, to) = check(sql, case_id, Move::Cancel)?;
+    let now = clock::now();
+    set_status(sql, &case, to, &now)?;
+    let payload = optional_text("reason", reason);
+    append_event(sql, case_id, EventKind::Cancelled, actor, actor_name, &now, &payload)?;
+    find_case(sql, case_id)
 }
 
 /// A person cancels several open cases with one reason (a bulk action on the inbox list): all
 /// of them in one transaction, or none when one cannot be cancelled — the refusal names that
 /// case by its number. Nothing is sent to the agent: a cancel is not one of the three answers.
 pub fn cancel_many(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_ids: &[String],
     actor_name: &str,
     reason: &str,
@@ -259,19 +249,18 @@ pub fn cancel_many(
     let reason = required("reason", reason)?;
     let actor_name = required("actor_name", actor_name)?;
     let case_ids = bulk_ids(case_ids)?;
-    atomic(conn, |tx| {
-        let now = clock::now();
-        let mut cancelled = Vec::with_capacity(case_ids.len());
-        for id in &case_ids {
-            let case = find_case(tx, id)?;
-            let to = next_status_in_bulk(&case, Move::Cancel)?;
-            set_status(tx, &case, to, &now)?;
-            let payload = json!({ "reason": reason });
-            append_event(tx, id, EventKind::Cancelled, Actor::Human, Some(actor_name), &now, &payload)?;
-            cancelled.push(find_case(tx, id)?);
-        }
-        Ok(cancelled)
-    })
+    let mut locked = lock_all(sql, &case_ids)?;
+    let now = clock::now();
+    let payload = json!({ "reason": reason });
+    let mut cancelled = Vec::with_capacity(case_ids.len());
+    for id in &case_ids {
+        let case = take_locked(&mut locked, id)?;
+        let to = next_status_in_bulk(&case, Move::Cancel)?;
+        set_status(sql, &case, to, &now)?;
+        append_event(sql, id, EventKind::Cancelled, Actor::Human, Some(actor_name), &now, &payload)?;
+        cancelled.push(find_case(sql, id)?);
+    }
+    Ok(cancelled)
 }
 
 /// The ids of a bulk action, each once, in the order given: at least one, at most
@@ -291,32 +280,57 @@ pub fn bulk_ids(case_ids: &[String]) -> Result<Vec<String>, CasesError> {
     Ok(ids)
 }
 
+/// Locks the cases of `case_ids` in id order (the one order every bulk action takes them in, so
+/// two bulk actions never wait on each other in a circle).
+pub(crate) fn lock_all(
+    sql: &mut dyn Sql,
+    case_ids: &[String],
+) -> Result<std::collections::HashMap<String, Case>, CasesError> {
+    let mut sorted: Vec<&String> = case_ids.iter().collect();
+    sorted.sort();
+    let mut locked = std::collections::HashMap::with_capacity(sorted.len());
+    for id in sorted {
+        match lock_case(sql, id) {
+            Ok(case) => {
+                locked.insert(id.clone(), case);
+            }
+            Err(CasesError::CaseNotFound { .. }) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(locked)
+}
+
+/// The locked case `id`; `case_not_found` when there is none.
+pub(crate) fn take_locked(
+    locked: &mut std::collections::HashMap<String, Case>,
+    id: &str,
+) -> Result<Case, CasesError> {
+    locked.remove(id).ok_or_else(|| CasesError::CaseNotFound { id: id.to_string() })
+}
+
 /// The customer has been quiet since `cutoff` or earlier: a `reminder_sent` event (actor
 /// `system`) and the `case.reminder` delivery, in one transaction, at `now`. `None` when the case
-/// waits on the customer but is not due (reminded already in this wait, or waiting since after
-/// `cutoff`); `invalid_transition` when it does not wait on the customer.
+/// waits on the customer but is not due (reminded already in this wait — by another instance
+/// too — or waiting since after `cutoff`); `invalid_transition` when it does not wait on the
+/// customer.
 pub fn remind_quiet(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     now: &str,
     cutoff: &str,
 ) -> Result<Option<(Case, Delivery)>, CasesError> {
-    atomic(conn, |tx| {
-        let (case, _) = check(tx, case_id, Move::Remind)?;
-        if !quiet::reminder_due(tx, case_id, cutoff)? {
-            return Ok(None);
-        }
-        tx.execute(
-            "UPDATE cases SET reminded_at = ?2, updated_at = ?2 WHERE id = ?1",
-            params![case_id, now],
-        )?;
-        let asked = quiet::last_question(tx, case_id)?;
-        let payload = json!({ "asked": asked, "waiting_since": case.waiting_since });
-        let seq = append_event(tx, case_id, EventKind::ReminderSent, Actor::System, None, now, &payload)?;
-        let case = find_case(tx, case_id)?;
-        let delivery = quiet::enqueue_reminder(tx, &case, asked, seq, now)?;
-        Ok(Some((case, delivery)))
-    })
+    let (case, _) = check(sql, case_id, Move::Remind)?;
+    if !quiet::reminder_due(sql, case_id, cutoff)? {
+        return Ok(None);
+    }
+    sql.execute("UPDATE cases SET reminded_at = $2, updated_at = $2 WHERE id = $1", args![case_id, now])?;
+    let asked = quiet::last_question(sql, case_id)?;
+    let payload = json!({ "asked": asked, "waiting_since": case.waiting_since });
+    let seq = append_event(sql, case_id, EventKind::ReminderSent, Actor::System, None, now, &payload)?;
+    let case = find_case(sql, case_id)?;
+    let delivery = quiet::enqueue_reminder(sql, &case, asked, seq, now)?;
+    Ok(Some((case, delivery)))
 }
 
 /// The customer stayed quiet and no person acted since the reminder: the case is cancelled at
@@ -325,47 +339,45 @@ pub fn remind_quiet(
 /// reminder went out at `cutoff` or earlier — with `reminders` off, when the wait began then.
 /// `None` when not due; `invalid_transition` when the case does not wait on the customer.
 pub fn close_unresponsive(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     now: &str,
     cutoff: &str,
     reminders: bool,
 ) -> Result<Option<(Case, Delivery)>, CasesError> {
-    atomic(conn, |tx| {
-        let (case, to) = check(tx, case_id, Move::CloseUnresponsive)?;
-        if !quiet::close_due(tx, case_id, cutoff, reminders)? {
-            return Ok(None);
-        }
-        set_status(tx, &case, to, now)?;
-        let payload = json!({ "auto_closed": true, "waiting_since": case.waiting_since });
-        let seq = append_event(tx, case_id, EventKind::LeadUnresponsive, Actor::System, None, now, &payload)?;
-        let closed = json!({ "lead_unresponsive_seq": seq });
-        append_event(tx, case_id, EventKind::Cancelled, Actor::System, None, now, &closed)?;
-        let case = find_case(tx, case_id)?;
-        let delivery = quiet::enqueue_closed(tx, &case, seq, now)?;
-        Ok(Some((case, delivery)))
-    })
+    let (case, to) = check(sql, case_id, Move::CloseUnresponsive)?;
+    if !quiet::close_due(sql, case_id, cutoff, reminders)? {
+        return Ok(None);
+    }
+    set_status(sql, &case, to, now)?;
+    let payload = json!({ "auto_closed": true, "waiting_since": case.waiting_since });
+    let seq = append_event(sql, case_id, EventKind::LeadUnresponsive, Actor::System, None, now, &payload)?;
+    let closed = json!({ "lead_unresponsive_seq": seq });
+    append_event(sql, case_id, EventKind::Cancelled, Actor::System, None, now, &closed)?;
+    let case = find_case(sql, case_id)?;
+    let delivery = quiet::enqueue_closed(sql, &case, seq, now)?;
+    Ok(Some((case, delivery)))
 }
 
+/// A move the agent makes: the new status and its event, by the case's agent.
 fn agent_event(
-    conn: &Connection,
+    sql: &mut dyn Sql,
     case_id: &str,
     mv: Move,
     kind: EventKind,
     payload: serde_json::Value,
 ) -> Result<Case, CasesError> {
-    atomic(conn, |tx| {
-        let (case, to) = check(tx, case_id, mv)?;
-        let now = clock::now();
-        set_status(tx, &case, to, &now)?;
-        append_event(tx, case_id, kind, Actor::Agent, case.agent_id.as_deref(), &now, &payload)?;
-        find_case(tx, case_id)
-    })
+    let (case, to) = check(sql, case_id, mv)?;
+    let now = clock::now();
+    set_status(sql, &case, to, &now)?;
+    append_event(sql, case_id, kind, Actor::Agent, case.agent_id.as_deref(), &now, &payload)?;
+    find_case(sql, case_id)
 }
 
-/// Loads the case and looks the move up in the table.
-fn check(conn: &Connection, case_id: &str, mv: Move) -> Result<(Case, CaseStatus), CasesError> {
-    let case = find_case(conn, case_id)?;
+/// Locks the case and looks the move up in the table, against the status as it stands once
+/// every other instance's change to it has committed.
+fn check(sql: &mut dyn Sql, case_id: &str, mv: Move) -> Result<(Case, CaseStatus), CasesError> {
+    let case = lock_case(sql, case_id)?;
     let to = next_status(&case, mv)?;
     Ok((case, to))
 }
@@ -383,7 +395,7 @@ pub fn next_status_in_bulk(case: &Case, mv: Move) -> Result<CaseStatus, CasesErr
 }
 
 /// Who opens a case (the agent, or the system for the guardrail) and its `opened` event's
-/// payload. Public so every storage backend writes the same timeline.
+/// payload.
 pub fn opened_event(new: &NewCase) -> (Actor, serde_json::Value) {
     let actor = match new.source {
         CaseSource::Agent => Actor::Agent,
@@ -393,7 +405,6 @@ pub fn opened_event(new: &NewCase) -> (Actor, serde_json::Value) {
 }
 
 /// The event that follows a reply which closes the case (`resolved`, `escalated`), if it does.
-/// Public so every storage backend writes the same timeline.
 pub fn closing_event(to: CaseStatus) -> Option<EventKind> {
     match to {
         CaseStatus::Resolved => Some(EventKind::Resolved),
@@ -425,15 +436,38 @@ pub fn waiting_after<'a>(case: &Case, to: CaseStatus, now: &'a str) -> (Option<S
 
 /// Writes the new status with its clocks: waiting restarts whenever the case changes whom it
 /// waits on, and stops (with `closed_at`) when it closes. A new wait has had no reminder yet.
-/// The response-time clocks pause and resume with the wait on the customer ([`sla::on_status`]).
-fn set_status(conn: &Connection, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
+/// The response-time clocks pause and resume with the wait on the customer ([`sla::on_status`]),
+/// and a closing counts the case in its closed total ([`crate::totals`]).
+fn set_status(sql: &mut dyn Sql, case: &Case, to: CaseStatus, now: &str) -> Result<(), CasesError> {
     let (waiting_since, closed_at) = waiting_after(case, to, now);
-    conn.execute(
-        "UPDATE cases SET status = ?2, waiting_since = ?3, closed_at = ?4, updated_at = ?5, \
-         reminded_at = CASE WHEN status = ?2 THEN reminded_at END WHERE id = ?1",
-        params![case.id, to.as_str(), waiting_since, closed_at, now],
+    sql.execute(
+        "UPDATE cases SET status = $2, waiting_since = $3, closed_at = $4, updated_at = $5, \
+         reminded_at = CASE WHEN status = $2 THEN reminded_at END WHERE id = $1",
+        args![&case.id, to.as_str(), &waiting_since, closed_at, now],
     )?;
-    sla::on_status(conn, &case.id, case.status, to, now)
+    if case.status.is_open() && !to.is_open() {
+        count_closed(sql, case.assignee.as_deref())?;
+    }
+    sla::on_status(sql, &case.id, case.status, to, now)
+}
+
+/// One more case closed in the hands of `assignee` (`None`: nobody's): the total the *Closed*
+/// tab of *Mine* and *Unassigned* shows. Kept here, by the one step every closing goes through;
+/// a closed case never reopens or changes hands, so the total never has to go down.
+fn count_closed(sql: &mut dyn Sql, assignee: Option<&str>) -> Result<(), CasesError> {
+    sql.execute(
+        "INSERT INTO closed_totals (assignee, n) VALUES ($1, 1) \
+         ON CONFLICT (assignee) DO UPDATE SET n = closed_totals.n + 1",
+        args![assignee.unwrap_or("")],
+    )?;
+    Ok(())
+}
+
+/// The cases closed in the hands of `assignee` (`None`: nobody's), as the closing steps counted them.
+pub fn closed_total(sql: &mut dyn Sql, assignee: Option<&str>) -> Result<i64, CasesError> {
+    let row =
+        sql.query_opt("SELECT n FROM closed_totals WHERE assignee = $1", args![assignee.unwrap_or("")])?;
+    Ok(row.map(|r| r.int(0)).transpose()?.unwrap_or(0))
 }
 
 /// `text` trimmed; `text_required` naming `field` when that leaves nothing. Public so every
@@ -456,8 +490,7 @@ pub fn optional_text(field: &str, text: Option<&str>) -> serde_json::Value {
 }
 
 /// `new` with its fields trimmed and checked: the required ones present, the short ones short,
-/// the reason matching the source, the context not too long. Public so every storage backend
-/// opens cases from the same checked input.
+/// the reason matching the source, the context not too long.
 pub fn checked_new_case(mut new: NewCase) -> Result<NewCase, CasesError> {
     new.conversation_id = short("conversation_id", &new.conversation_id)?;
     new.title = short("title", &new.title)?;

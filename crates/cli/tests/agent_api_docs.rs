@@ -15,7 +15,8 @@ use std::process::Command;
 
 use serde_json::Value;
 use skillcase_cases::model::HumanAction;
-use skillcase_cases::transition;
+use skillcase_cases::CasesRepository;
+use skillcase_cases_sqlite::SqliteCases;
 use skillcase_store::db;
 use support::process::ServeProcess;
 
@@ -79,9 +80,8 @@ fn calls(script: &str, path: &str) -> bool {
 }
 
 fn person_asks_the_lead(data_dir: &Path, case_id: &str) {
-    let conn = db::open(&data_dir.join(db::DATABASE_FILE)).unwrap();
-    transition::reply(&conn, case_id, HumanAction::NeedLeadInfo, "Which order number is it?", "Marta")
-        .unwrap();
+    let cases = SqliteCases::new(skillcase_store::Database::open(&data_dir.join(db::DATABASE_FILE)).unwrap());
+    cases.reply(case_id, HumanAction::NeedLeadInfo, "Which order number is it?", "Marta").unwrap();
 }
 
 #[test]

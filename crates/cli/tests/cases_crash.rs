@@ -9,11 +9,11 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use skillcase_cases::endpoint::{set_endpoint, EndpointInput};
+use skillcase_cases::endpoint::EndpointInput;
 use skillcase_cases::model::{DeliveryState, EventKind, HumanAction};
-use skillcase_cases::outbox::deliveries_in_state;
-use skillcase_cases::store::get_case;
-use skillcase_cases::transition::{open_case, reply};
+use skillcase_cases::{CasesRepository, OutboxRepository};
+use skillcase_cases_sqlite::SqliteCases;
+use skillcase_store::Database;
 use skillcase_testkit::fake_endpoint::{Answer, FakeEndpoint};
 use support::refund_case;
 
@@ -29,15 +29,15 @@ fn serve(data_dir: &Path) -> Child {
         .unwrap()
 }
 
-fn count(path: &Path, state: DeliveryState) -> usize {
-    deliveries_in_state(&skillcase_store::db::open(path).unwrap(), state).unwrap().len()
+fn count(cases: &SqliteCases, state: DeliveryState) -> usize {
+    cases.deliveries_in_state(state).unwrap().len()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_serve_process_killed_mid_delivery_loses_no_reply_and_repeats_only_under_the_same_id() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(skillcase_store::db::DATABASE_FILE);
-    let conn = skillcase_store::db::open(&path).unwrap();
+    let cases = SqliteCases::new(Database::open(&path).unwrap());
     let endpoint = FakeEndpoint::start(SECRET).await;
     endpoint.otherwise(Answer::Slow(Duration::from_millis(25)));
     let input = EndpointInput {
@@ -47,11 +47,11 @@ async fn a_serve_process_killed_mid_delivery_loses_no_reply_and_repeats_only_und
         max_attempts: Some(100),
         enabled: true,
     };
-    set_endpoint(&conn, input).unwrap();
+    cases.set_endpoint(input).unwrap();
     let mut sent = HashMap::new();
     for n in 0..100 {
-        let id = open_case(&conn, refund_case(&format!("conv-{n}"))).unwrap().case.id;
-        let delivery = reply(&conn, &id, HumanAction::Resolved, "Refund issued.", "Ana").unwrap().1;
+        let id = cases.open_case(refund_case(&format!("conv-{n}"))).unwrap().case.id;
+        let delivery = cases.reply(&id, HumanAction::Resolved, "Refund issued.", "Ana").unwrap().1;
         sent.insert(delivery.id, id);
     }
 
@@ -59,16 +59,16 @@ async fn a_serve_process_killed_mid_delivery_loses_no_reply_and_repeats_only_und
     endpoint.wait_for_requests(30, Duration::from_secs(30)).await;
     first.kill().unwrap();
     first.wait().unwrap();
-    let pending_after_kill = count(&path, DeliveryState::Pending);
+    let pending_after_kill = count(&cases, DeliveryState::Pending);
     assert!(pending_after_kill > 0, "the kill came after every delivery was done");
 
     let mut second = serve(dir.path());
     let deadline = Instant::now() + Duration::from_secs(60);
-    while count(&path, DeliveryState::Delivered) < 100 {
+    while count(&cases, DeliveryState::Delivered) < 100 {
         assert!(
             Instant::now() < deadline,
             "{} deliveries still pending",
-            count(&path, DeliveryState::Pending)
+            count(&cases, DeliveryState::Pending)
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -87,7 +87,7 @@ async fn a_serve_process_killed_mid_delivery_loses_no_reply_and_repeats_only_und
     let repeats = received.len() - ids.len();
     assert!(repeats <= 1, "only the request in flight at the kill may repeat, {repeats} did");
     for (delivery_id, case_id) in &sent {
-        let events = get_case(&conn, case_id).unwrap().events;
+        let events = cases.get_case(case_id).unwrap().events;
         let notified: Vec<_> = events
             .iter()
             .filter(|e| {

@@ -43,7 +43,8 @@ pub struct TableCopy {
 }
 
 /// Copies the inbox of the local database `sqlite` into the empty team database of `team`: its
-/// cases, timelines, deliveries, endpoints, agents, veto counts, case settings and case counter,
+/// cases, timelines, deliveries, endpoints, agents, veto counts, closed totals, case settings and
+/// case counter,
 /// all or nothing. `team_db_not_empty` when the team database already holds any of them.
 pub fn copy_inbox(sqlite: &rusqlite::Connection, team: &PgCases) -> Result<CopyReport, TeamError> {
     // One read transaction: every table is read from the same moment of the local inbox.
@@ -225,6 +226,13 @@ const TABLES: &[Table] = &[
             ("auto_case_id", Text),
         ],
         key: &["conversation_id", "turn_id"],
+        insert: Insert::Plain,
+        only: None,
+    },
+    Table {
+        name: "closed_totals",
+        columns: &[("assignee", Text), ("n", Int)],
+        key: &["assignee"],
         insert: Insert::Plain,
         only: None,
     },

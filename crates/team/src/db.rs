@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use postgres::error::SqlState;
 use postgres::{Client, Transaction};
 
 use crate::connect::Pool;
@@ -13,10 +12,6 @@ use crate::error::TeamError;
 
 /// How many times a write is tried before the conflict is reported.
 const ATTEMPTS: usize = 5;
-
-/// Constraints whose violation means "another instance just wrote the same thing": the write is
-/// tried again and then sees that row.
-const RACED_CONSTRAINTS: &[&str] = &["cases_one_open_per_conversation", "guard_vetoes_pkey"];
 
 /// The pool with the two ways of using it. Cheap to clone.
 #[derive(Clone)]
@@ -81,19 +76,12 @@ impl Pg {
     }
 }
 
-/// Whether `error` is a conflict with a concurrent transaction that a new attempt resolves.
+/// Whether `error` is a conflict with a concurrent transaction that a new attempt resolves (the
+/// statement runner said so, [`crate::sql::storage_error`]).
 fn raced(error: &TeamError) -> bool {
-    let TeamError::Postgres(e) = error else { return false };
-    match e.code() {
-        Some(code)
-            if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED =>
-        {
-            true
-        }
-        Some(code) if *code == SqlState::UNIQUE_VIOLATION => e
-            .as_db_error()
-            .and_then(|db| db.constraint())
-            .is_some_and(|name| RACED_CONSTRAINTS.contains(&name)),
+    match error {
+        TeamError::Cases(e) => e.is_retryable(),
+        TeamError::Postgres(e) => crate::sql::storage_error_ref(e),
         _ => false,
     }
 }

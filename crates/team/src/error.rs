@@ -97,7 +97,7 @@ impl From<TeamError> for CasesError {
     fn from(error: TeamError) -> CasesError {
         match error {
             TeamError::Cases(e) => e,
-            other => CasesError::Backend { code: other.code(), message: other.to_string() },
+            other => CasesError::Storage { code: other.code(), message: other.to_string(), retryable: false },
         }
     }
 }

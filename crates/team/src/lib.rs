@@ -1,46 +1,36 @@
-//! The team inbox: the cases and outbox repositories of `skillcase-cases` on a PostgreSQL
-//! database several desktops and `skillcase serve` instances share (issue 27). Skills stay on each
-//! desktop; cases, their timelines, the outbox and the agents' endpoints live here.
+//! The team inbox: the case engine of `skillcase-cases` on a PostgreSQL database several desktops
+//! and `skillcase serve` instances share. Skills stay on each desktop; cases, their timelines,
+//! the outbox and the agents' endpoints live here.
 //!
-//! Every method is one transaction, as on SQLite; what makes it hold across instances is the
+//! Every case step is the domain's, the same as on SQLite; this crate gives it a
+//! [`Storage`]: statements in a transaction ([`sql`]), tried again when another instance's
+//! transaction got in the way ([`db`]). What makes a step hold across instances is the
 //! database's own machinery: a transition locks its case's row (`FOR UPDATE`) before it checks
 //! the status, the case counter's row lock hands out numbers without gaps, a partial unique index
 //! keeps one open case per conversation, triggers keep the timeline append-only, and a delivery
 //! is claimed with `FOR UPDATE SKIP LOCKED` and a lease.
 //!
 //! - [`connect`]: the connection string, TLS and the pool; [`schema`]: the versioned migrations.
-//! - [`db`]: where transactions begin, commit and are tried again; [`rows`]: rows as values.
-//! - [`transition`], [`sla`], [`quiet`]: the case's state changes, its response-time clocks and
-//!   the quiet-customer job.
-//! - [`reads`]: one case, the inbox pages, counts, read marks and the report.
-//! - [`outbox`], [`endpoint`], [`agents`], [`enqueue`]: deliveries and where they go.
-//! - [`jobs`]: the guardrail's vetoes, the promise ledger and the periodic jobs.
+//! - [`reads`]: the inbox pages, tab counts and the report, whose SQL is PostgreSQL's own.
 //! - [`live`]: LISTEN/NOTIFY, so every instance hears every committed change within a second.
+//! - [`copy`]: a desktop's inbox copied into an empty team database.
 
-pub mod agents;
 pub mod connect;
 pub mod copy;
 pub mod db;
-pub mod endpoint;
-pub mod enqueue;
 pub mod error;
-pub mod jobs;
-pub mod lease;
 pub mod live;
-pub mod outbox;
-pub mod quiet;
 pub mod reads;
-pub mod rows;
 pub mod schema;
-pub mod sla;
-pub mod transition;
-
-mod repository;
+pub mod sql;
 
 pub use connect::TeamUrl;
 pub use error::TeamError;
 
 use db::Pg;
+use skillcase_cases::sql::{Sql, Storage};
+use skillcase_cases::CasesError;
+use sql::PgSql;
 
 /// The cases and outbox repositories on a team's PostgreSQL. Cheap to clone.
 #[derive(Clone)]
@@ -101,5 +91,42 @@ impl PgCases {
 impl std::fmt::Debug for PgCases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PgCases({})", self.url)
+    }
+}
+
+impl Storage for PgCases {
+    fn write<T: Send + 'static>(
+        &self,
+        mut work: impl FnMut(&mut dyn Sql) -> Result<T, CasesError> + Send + 'static,
+    ) -> Result<T, CasesError> {
+        Ok(self.pg.write(|tx| Ok(work(&mut PgSql::new(tx))?))?)
+    }
+
+    fn read<T>(&self, work: impl FnOnce(&mut dyn Sql) -> Result<T, CasesError>) -> Result<T, CasesError> {
+        Ok(self.pg.read(|client| Ok(work(&mut PgSql::new(client))?))?)
+    }
+
+    fn list_cases(
+        &self,
+        filter: &skillcase_cases::store::CaseFilter,
+    ) -> Result<skillcase_cases::store::CasePage, CasesError> {
+        self.read(|sql| reads::list_cases(sql, filter))
+    }
+
+    fn tab_counts(&self) -> Result<skillcase_cases::store::TabCounts, CasesError> {
+        self.read(reads::tab_counts)
+    }
+
+    fn report(
+        &self,
+        range: &skillcase_cases::report::ReportRange,
+    ) -> Result<skillcase_cases::report::CaseReport, CasesError> {
+        Ok(self.pg.read(|client| {
+            let mut tx = client.transaction()?;
+            tx.batch_execute("SET LOCAL jit = off")?;
+            let report = reads::report(&mut PgSql::new(&mut tx), range)?;
+            tx.commit()?;
+            Ok(report)
+        })?)
     }
 }

@@ -1,32 +1,25 @@
-//! Reading the team inbox: one case with its timeline, the inbox pages with their tab counts,
-//! the read marks and the handover report.
+//! Reading the team inbox: the inbox pages with their tab counts, and the handover report —
+//! the reads whose SQL is PostgreSQL's own. One case, its timeline and the read marks are the
+//! domain's, the same on both databases.
 //!
 //! Every page is read the way its order is held by an index: the page walks that index and stops
 //! after its rows, so the first page costs the same at a million cases as at a hundred. An order
 //! that no single index holds (overdue promises first, due soonest first, open before closed) is
 //! read as consecutive stretches, each one an index's order, and paged across them.
 
-use postgres::types::ToSql;
-use postgres::{GenericClient, Row, Transaction};
+use skillcase_cases::args;
 use skillcase_cases::clock;
-use skillcase_cases::model::{Case, DeliveryState};
-use skillcase_cases::promises::{promises_of, PendingPromise};
 use skillcase_cases::reads::UNREAD_SQL;
-use skillcase_cases::reason::HandoverReason;
 use skillcase_cases::report::{
-    checked_range, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek,
+    checked_range, parsed, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek,
 };
+use skillcase_cases::rows::{case_from_row, CASE_COLUMNS, CASE_COLUMN_COUNT};
+use skillcase_cases::sql::{Arg, Row, Sql};
 use skillcase_cases::store::{
-    checked_day, search_words, CaseFilter, CaseListItem, CasePage, CaseSort, CaseTab, CaseView,
-    CaseWithTimeline, TabCounts, DEFAULT_PAGE, MAX_PAGE,
+    checked_day, list_item, me, page_limit, page_total, search_words, CaseFilter, CaseListItem, CasePage,
+    CaseSort, CaseTab, CaseView, TabCounts,
 };
-use skillcase_cases::transition::bulk_ids;
 use skillcase_cases::CasesError;
-
-use crate::error::TeamError;
-use crate::rows::{
-    case_from_row, deliveries_for_case, events_for_case, find_case, CASE_COLUMNS, CASE_COLUMN_COUNT,
-};
 
 /// The folded text the inbox search reads, exactly as the trigram index `cases_search_text`
 /// holds it (the planner uses the index only for this very expression).
@@ -41,40 +34,20 @@ pub const UNREAD_WAITING: &str = "status = 'awaiting_human' AND (read_at IS NULL
 /// `cases_open_waiting` select them.
 const OPEN: &str = "status IN ('awaiting_human', 'awaiting_lead')";
 
-/// The case with its whole timeline, deliveries and promise ledger; `case_not_found` if there is
-/// none.
-pub fn get_case(c: &mut impl GenericClient, id: &str) -> Result<CaseWithTimeline, TeamError> {
-    let case = find_case(c, id)?;
-    let events = events_for_case(c, id)?;
-    let deliveries = deliveries_for_case(c, id)?;
-    let replying = crate::lease::live(c, id, &skillcase_cases::clock::now())?;
-    Ok(CaseWithTimeline { promises: promises_of(&events), case, events, deliveries, quiet: None, replying })
-}
-
-/// The case people know by `number` (`#1042`), through the unique index on `number`;
-/// `case_not_found` naming the number if there is none.
-pub fn find_case_by_number(c: &mut impl GenericClient, number: i64) -> Result<Case, TeamError> {
-    let row = c.query_opt(&format!("SELECT {CASE_COLUMNS} FROM cases WHERE number = $1"), &[&number])?;
-    case_from_row(&row.ok_or(CasesError::CaseNumberNotFound { number })?)
-}
-
 /// One inbox page for `filter`, in the same order and with the same paging as on SQLite, with
 /// the total the filter matches and the tab counts.
-pub fn list_cases(c: &mut impl GenericClient, filter: &CaseFilter) -> Result<CasePage, TeamError> {
-    let limit = match filter.limit {
-        0 => DEFAULT_PAGE,
-        n => n.min(MAX_PAGE),
-    };
+pub fn list_cases(sql: &mut dyn Sql, filter: &CaseFilter) -> Result<CasePage, CasesError> {
+    let limit = page_limit(filter);
     let conditions = Conditions::of(filter)?;
-    let counts = tab_counts(c)?;
-    let total = match conditions.narrowed.is_empty() {
-        true => tab_total(filter.tab, &counts),
-        false => narrowed_total(c, &conditions, filter.tab)?,
-    };
+    let counts = tab_counts(sql)?;
+    let total = page_total(sql, filter, |sql| match conditions.narrowed.is_empty() {
+        true => Ok(tab_total(filter.tab, &counts)),
+        false => narrowed_total(sql, &conditions, filter.tab),
+    })?;
     let due_soonest = filter.sort == Some(CaseSort::DueSoonest);
     let stretches = stretches(filter.tab, due_soonest, conditions.by_assignee);
-    let ids = page_ids(c, &conditions, &stretches, limit, filter.offset)?;
-    Ok(CasePage { items: items(c, &ids)?, total, offset: filter.offset, limit, counts })
+    let ids = page_ids(sql, &conditions, &stretches, limit, filter.offset)?;
+    Ok(CasePage { items: items(sql, &ids)?, total, offset: filter.offset, limit, counts })
 }
 
 /// How many cases each tab holds and how many waiting on the person they have not opened yet.
@@ -85,8 +58,8 @@ pub fn list_cases(c: &mut impl GenericClient, filter: &CaseFilter) -> Result<Cas
 /// transactions take turns, a rolled-back one gives its number back) and no case is ever deleted,
 /// so the cases are exactly those numbered from the lowest to the highest number — two index
 /// lookups — and the closed ones are those that are not open.
-pub fn tab_counts(c: &mut impl GenericClient) -> Result<TabCounts, TeamError> {
-    let row = c.query_one(
+pub fn tab_counts(sql: &mut dyn Sql) -> Result<TabCounts, CasesError> {
+    let row = sql.query_one(
         &format!(
             "SELECT (SELECT count(*) FROM cases WHERE status = 'awaiting_human'), \
              (SELECT count(*) FROM cases WHERE status = 'awaiting_lead'), \
@@ -95,39 +68,14 @@ pub fn tab_counts(c: &mut impl GenericClient) -> Result<TabCounts, TeamError> {
         ),
         &[],
     )?;
-    let (waiting_on_you, waiting_on_customer): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
-    let numbered: i64 = row.try_get(3)?;
+    let (waiting_on_you, waiting_on_customer) = (row.int(0)?, row.int(1)?);
+    let numbered = row.int(3)?;
     Ok(TabCounts {
         waiting_on_you,
         waiting_on_customer,
         closed: numbered - waiting_on_you - waiting_on_customer,
-        unread: row.try_get(2)?,
+        unread: row.int(2)?,
     })
-}
-
-/// Marks the case read now (the person opened it) or unread again; `case_not_found` if there is
-/// none. Every instance's inbox shows the mark once this commits.
-pub fn set_read(tx: &mut Transaction<'_>, case_id: &str, read: bool) -> Result<(), TeamError> {
-    let at = read.then(clock::now);
-    match tx.execute("UPDATE cases SET read_at = $2 WHERE id = $1", &[&case_id, &at])? {
-        0 => Err(CasesError::CaseNotFound { id: case_id.to_string() }.into()),
-        _ => Ok(()),
-    }
-}
-
-/// Marks several cases read or unread at once: all of them, or none when one does not exist.
-/// The rows are locked in id order first, so two instances marking overlapping sets take turns
-/// instead of deadlocking.
-pub fn set_read_many(tx: &mut Transaction<'_>, case_ids: &[String], read: bool) -> Result<(), TeamError> {
-    let ids = bulk_ids(case_ids)?;
-    let locked = tx.query("SELECT id FROM cases WHERE id = ANY($1) ORDER BY id FOR UPDATE", &[&ids])?;
-    let locked = locked.iter().map(|row| row.try_get(0)).collect::<Result<Vec<String>, _>>()?;
-    if let Some(missing) = ids.iter().find(|id| !locked.contains(id)) {
-        return Err(CasesError::CaseNotFound { id: missing.clone() }.into());
-    }
-    let at = read.then(clock::now);
-    tx.execute("UPDATE cases SET read_at = $2 WHERE id = ANY($1)", &[&ids, &at])?;
-    Ok(())
 }
 
 /// The handover report over the cases opened in `range` (SPEC D5), with the same figures as on
@@ -139,14 +87,11 @@ pub fn set_read_many(tx: &mut Transaction<'_>, case_ids: &[String], read: bool) 
 /// Both queries read one transaction, without JIT compilation: the planner's estimate counts an
 /// index probe per case for the reopened ones, which sets off a compilation that costs more
 /// than the query it compiles.
-pub fn report(c: &mut impl GenericClient, range: &ReportRange) -> Result<CaseReport, TeamError> {
+pub fn report(sql: &mut dyn Sql, range: &ReportRange) -> Result<CaseReport, CasesError> {
     let (from, to) = checked_range(range)?;
     let range = ReportRange { from: from.to_string(), to: to.to_string() };
-    let mut tx = c.transaction()?;
-    tx.batch_execute("SET LOCAL jit = off")?;
-    let weeks = report_weeks(&mut tx, &range)?;
-    let (reasons, overall) = report_summaries(&mut tx, &range)?;
-    tx.commit()?;
+    let weeks = report_weeks(sql, &range)?;
+    let (reasons, overall) = report_summaries(sql, &range)?;
     Ok(CaseReport { range, weeks, reasons, overall })
 }
 
@@ -161,8 +106,8 @@ fn day_after(param: &str) -> String {
 }
 
 /// Every week of the range (its Monday, in UTC like every stored time) with its cases per reason.
-fn report_weeks(c: &mut impl GenericClient, range: &ReportRange) -> Result<Vec<ReportWeek>, TeamError> {
-    let sql = format!(
+fn report_weeks(sql: &mut dyn Sql, range: &ReportRange) -> Result<Vec<ReportWeek>, CasesError> {
+    let query = format!(
         "WITH counted AS ( \
              SELECT date_trunc('week', left(opened_at, 10)::timestamp) AS week, reason, count(*) AS cases \
              FROM cases WHERE {} GROUP BY 1, 2) \
@@ -173,17 +118,17 @@ fn report_weeks(c: &mut impl GenericClient, range: &ReportRange) -> Result<Vec<R
         in_range()
     );
     let mut weeks: Vec<ReportWeek> = Vec::new();
-    for row in c.query(&sql, &[&range.from, &range.to])? {
-        let week: String = row.try_get(0)?;
+    for row in sql.query(&query, args![&range.from, &range.to])? {
+        let week = row.text(0)?;
         if weeks.last().is_none_or(|last| last.week != week) {
             weeks.push(ReportWeek { week, total: 0, by_reason: Vec::new() });
         }
-        let (Some(reason), Some(cases)) = (row.try_get::<_, Option<String>>(1)?, row.try_get(2)?) else {
+        let (Some(reason), Some(cases)) = (row.opt_text(1)?, row.opt_int(2)?) else {
             continue;
         };
         let slot = weeks.last_mut().expect("a week was pushed for this row");
         slot.total += cases;
-        slot.by_reason.push(ReasonCount { reason: parsed_reason(reason)?, cases });
+        slot.by_reason.push(ReasonCount { reason: parsed(&reason)?, cases });
     }
     for week in &mut weeks {
         week.by_reason.sort_by_key(|count| count.reason);
@@ -194,10 +139,10 @@ fn report_weeks(c: &mut impl GenericClient, range: &ReportRange) -> Result<Vec<R
 /// The summary of each reason that has cases, in the SPEC's order, and the overall one (the
 /// grand total row, which `GROUPING SETS` returns even for a range without cases).
 fn report_summaries(
-    c: &mut impl GenericClient,
+    sql: &mut dyn Sql,
     range: &ReportRange,
-) -> Result<(Vec<ReportSummary>, ReportSummary), TeamError> {
-    let rows = c.query(&summaries_sql(), &[&range.from, &range.to])?;
+) -> Result<(Vec<ReportSummary>, ReportSummary), CasesError> {
+    let rows = sql.query(&summaries_sql(), args![&range.from, &range.to])?;
     let mut summaries = rows.iter().map(summary_from_row).collect::<Result<Vec<_>, _>>()?;
     summaries.sort_by_key(|s| s.reason);
     let overall = match summaries.first().is_some_and(|s| s.reason.is_none()) {
@@ -225,24 +170,18 @@ fn summaries_sql() -> String {
     )
 }
 
-fn summary_from_row(row: &Row) -> Result<ReportSummary, TeamError> {
-    let overall: bool = row.try_get(0)?;
-    let reason = match overall {
+fn summary_from_row(row: &Row) -> Result<ReportSummary, CasesError> {
+    let reason = match row.bool(0)? {
         true => None,
-        false => Some(parsed_reason(row.try_get(1)?)?),
+        false => Some(parsed(&row.text(1)?)?),
     };
     Ok(ReportSummary {
         reason,
-        cases: row.try_get(2)?,
-        replied: row.try_get(3)?,
-        reopened: row.try_get(4)?,
-        median_first_reply_secs: row.try_get(5)?,
+        cases: row.int(2)?,
+        replied: row.int(3)?,
+        reopened: row.int(4)?,
+        median_first_reply_secs: row.opt_int(5)?,
     })
-}
-
-fn parsed_reason(value: String) -> Result<HandoverReason, TeamError> {
-    HandoverReason::parse(&value)
-        .ok_or(TeamError::Cases(CasesError::Corrupt { what: "handover reason", value }))
 }
 
 /// A filter as SQL over `cases`: the tab's condition and the conditions that narrow it further,
@@ -258,7 +197,7 @@ struct Conditions {
 }
 
 impl Conditions {
-    fn of(filter: &CaseFilter) -> Result<Conditions, TeamError> {
+    fn of(filter: &CaseFilter) -> Result<Conditions, CasesError> {
         let mut conditions = Conditions { tab: filter.tab.map(tab_condition), ..Conditions::default() };
         if let Some(status) = filter.status {
             conditions.narrow("status = ", status.as_str().to_string());
@@ -293,13 +232,12 @@ impl Conditions {
         self.narrowed.push(format!("{condition}{param}"));
     }
 
-    fn view(&mut self, filter: &CaseFilter) -> Result<(), TeamError> {
+    fn view(&mut self, filter: &CaseFilter) -> Result<(), CasesError> {
         match filter.view {
             None | Some(CaseView::All) => return Ok(()),
             Some(CaseView::Unassigned) => self.narrowed.push("assignee IS NULL".into()),
             Some(CaseView::Mine) => {
-                let me = filter.me.as_deref().map(str::trim).filter(|m| !m.is_empty());
-                self.narrow("assignee = ", me.ok_or(CasesError::TextRequired { field: "me" })?.to_string());
+                self.narrow("assignee = ", me(filter)?.to_string());
             }
         }
         self.by_assignee = true;
@@ -340,15 +278,13 @@ impl Conditions {
             .join(" AND ")
     }
 
-    fn args(&self) -> Vec<&(dyn ToSql + Sync)> {
-        self.args.iter().map(|arg| arg as &(dyn ToSql + Sync)).collect()
+    fn args(&self) -> Vec<Arg<'_>> {
+        self.args.iter().map(Arg::from).collect()
     }
 
     /// How many cases meet the filter and `more`.
-    fn count(&self, c: &mut impl GenericClient, more: &str) -> Result<i64, TeamError> {
-        let row =
-            c.query_one(&format!("SELECT count(*) FROM cases WHERE {}", self.sql(more)), &self.args())?;
-        Ok(row.try_get(0)?)
+    fn count(&self, sql: &mut dyn Sql, more: &str) -> Result<i64, CasesError> {
+        sql.query_one(&format!("SELECT count(*) FROM cases WHERE {}", self.sql(more)), &self.args())?.int(0)
     }
 }
 
@@ -380,13 +316,13 @@ fn tab_total(tab: Option<CaseTab>, counts: &TabCounts) -> i64 {
 /// split the tab between the open cases' and the closed cases' partial indexes, so each count
 /// reads one of them rather than every case.
 fn narrowed_total(
-    c: &mut impl GenericClient,
+    sql: &mut dyn Sql,
     conditions: &Conditions,
     tab: Option<CaseTab>,
-) -> Result<i64, TeamError> {
+) -> Result<i64, CasesError> {
     plain_stretches(tab, conditions.by_assignee)
         .iter()
-        .map(|stretch| conditions.count(c, &stretch.condition))
+        .map(|stretch| conditions.count(sql, &stretch.condition))
         .sum()
 }
 
@@ -455,12 +391,12 @@ fn plain_stretches(tab: Option<CaseTab>, by_assignee: bool) -> Vec<Stretch> {
 /// ever a stretch before the last, which holds few cases) to know how far into the next one the
 /// page begins.
 fn page_ids(
-    c: &mut impl GenericClient,
+    sql: &mut dyn Sql,
     conditions: &Conditions,
     stretches: &[Stretch],
     limit: u32,
     offset: u32,
-) -> Result<Vec<String>, TeamError> {
+) -> Result<Vec<String>, CasesError> {
     let mut ids: Vec<String> = Vec::new();
     let mut skip = i64::from(offset);
     for (n, stretch) in stretches.iter().enumerate() {
@@ -468,19 +404,19 @@ fn page_ids(
         if wanted <= 0 {
             break;
         }
-        let sql = format!(
+        let query = format!(
             "SELECT id FROM cases WHERE {} ORDER BY {} LIMIT {wanted} OFFSET {skip}",
             conditions.sql(&stretch.condition),
             stretch.order
         );
-        let found = c.query(&sql, &conditions.args())?;
+        let found = sql.query(&query, &conditions.args())?;
         let passed_over = found.is_empty() && skip > 0 && n + 1 < stretches.len();
         skip = match passed_over {
-            true => (skip - conditions.count(c, &stretch.condition)?).max(0),
+            true => (skip - conditions.count(sql, &stretch.condition)?).max(0),
             false => 0,
         };
         for row in found {
-            ids.push(row.try_get(0)?);
+            ids.push(row.text(0)?);
         }
     }
     Ok(ids)
@@ -488,28 +424,27 @@ fn page_ids(
 
 /// The page's rows whole, in the order of `ids`, each with the state of its latest delivery,
 /// whether it is unread and the promise it still owes.
-fn items(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<CaseListItem>, TeamError> {
-    let sql = format!(
+fn items(sql: &mut dyn Sql, ids: &[String]) -> Result<Vec<CaseListItem>, CasesError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let params = (1..=ids.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+    let query = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
          ORDER BY d.created_at DESC, d.id DESC LIMIT 1), {UNREAD_SQL}, promise_quote, promise_due_at \
-         FROM cases WHERE id = ANY($1)"
+         FROM cases WHERE id IN ({params})"
     );
-    let mut items = c.query(&sql, &[&ids])?.iter().map(item_from_row).collect::<Result<Vec<_>, _>>()?;
+    let args: Vec<Arg<'_>> = ids.iter().map(Arg::from).collect();
+    let mut items = sql.query(&query, &args)?.iter().map(item_from_row).collect::<Result<Vec<_>, _>>()?;
     items.sort_by_key(|item| ids.iter().position(|id| *id == item.case.id));
     Ok(items)
 }
 
-fn item_from_row(row: &Row) -> Result<CaseListItem, TeamError> {
+fn item_from_row(row: &Row) -> Result<CaseListItem, CasesError> {
     let extra = CASE_COLUMN_COUNT;
-    let latest_delivery = match row.try_get::<_, Option<String>>(extra)? {
-        Some(value) => {
-            Some(DeliveryState::parse(&value).ok_or(CasesError::Corrupt { what: "delivery state", value })?)
-        }
+    let promise = match row.opt_text(extra + 2)? {
+        Some(quote) => Some((quote, row.opt_text(extra + 3)?)),
         None => None,
     };
-    let promise = match row.try_get::<_, Option<String>>(extra + 2)? {
-        Some(quote) => Some(PendingPromise { quote, due_at: row.try_get(extra + 3)? }),
-        None => None,
-    };
-    Ok(CaseListItem { case: case_from_row(row)?, latest_delivery, unread: row.try_get(extra + 1)?, promise })
+    list_item(case_from_row(row)?, row.opt_text(extra)?, row.bool(extra + 1)?, promise)
 }

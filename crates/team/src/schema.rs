@@ -8,7 +8,8 @@ use postgres::Client;
 use crate::error::TeamError;
 
 /// Every migration, in order; the version of a database is how many of them it has.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_inbox.sql")];
+const MIGRATIONS: &[&str] =
+    &[include_str!("../migrations/0001_inbox.sql"), include_str!("../migrations/0002_closed_totals.sql")];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

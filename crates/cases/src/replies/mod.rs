@@ -1,4 +1,4 @@
-//! Saved replies (issue 28): texts a person writes once and inserts into a reply with `#`, with
+//! Saved replies: texts a person writes once and inserts into a reply with `#`, with
 //! variables (`{{lead.name}}`, `{{case.number}}`, `{{person.name}}`, …) filled from the case.
 //!
 //! - [`template`]: the variables, the save-time check and the one rendering function.

@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0016_case_assignee.sql"),
     include_str!("migrations/0017_remote_catalogs.sql"),
     include_str!("migrations/0018_reply_leases.sql"),
+    include_str!("migrations/0019_closed_totals.sql"),
 ];
 
 /// Why the database could not be opened.

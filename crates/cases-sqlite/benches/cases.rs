@@ -18,10 +18,15 @@ use skillcase_cases::model::{CaseSource, HumanAction, Lead, NewCase};
 use skillcase_cases::outbox::{claim_next, release};
 use skillcase_cases::quiet::{self, QuietDelays};
 use skillcase_cases::reason::HandoverReason;
-use skillcase_cases::report::{case_report, ReportRange};
+use skillcase_cases::report::ReportRange;
 use skillcase_cases::sla;
-use skillcase_cases::store::{get_case, list_cases, tab_counts, CaseFilter, CaseSort, CaseTab};
-use skillcase_cases::transition::{open_case, record_lead_asked, reply};
+use skillcase_cases::sql::Storage;
+use skillcase_cases::store::{get_case, CaseFilter, CaseSort, CaseTab, CaseView};
+use skillcase_cases::CasesRepository;
+use skillcase_cases_sqlite::inbox::{list_cases, tab_counts};
+use skillcase_cases_sqlite::report::case_report;
+use skillcase_cases_sqlite::{SqliteCases, SqliteSql};
+use skillcase_store::Database;
 
 fn new_case(conversation: String) -> NewCase {
     NewCase {
@@ -39,28 +44,35 @@ fn new_case(conversation: String) -> NewCase {
 
 fn benches(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
+    let cases = SqliteCases::new(Database::open(&dir.path().join("bench.sqlite3")).unwrap());
     for n in 0..10_000 {
-        open_case(&conn, new_case(format!("seed-{n}"))).unwrap();
+        cases.open_case(new_case(format!("seed-{n}"))).unwrap();
     }
     let mut n = 0u64;
     c.bench_function("open_case_then_reply_durably", |b| {
         b.iter(|| {
             n += 1;
-            let id = open_case(&conn, new_case(format!("bench-{n}"))).unwrap().case.id;
-            reply(&conn, &id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap()
+            let id = cases.open_case(new_case(format!("bench-{n}"))).unwrap().case.id;
+            cases.reply(&id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap()
         })
     });
+    let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
     let waiting = CaseFilter { tab: Some(CaseTab::WaitingOnYou), ..CaseFilter::default() };
-    c.bench_function("inbox_page_of_50_among_10k_cases", |b| b.iter(|| list_cases(&conn, &waiting).unwrap()));
+    c.bench_function("inbox_page_of_50_among_10k_cases", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &waiting).unwrap())
+    });
     let searched = CaseFilter { search: Some("seed-9999".into()), ..CaseFilter::default() };
-    c.bench_function("inbox_search_among_10k_cases", |b| b.iter(|| list_cases(&conn, &searched).unwrap()));
-    let id = open_case(&conn, new_case("timeline".into())).unwrap().case.id;
-    reply(&conn, &id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+    c.bench_function("inbox_search_among_10k_cases", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap())
+    });
+    let id = cases.open_case(new_case("timeline".into())).unwrap().case.id;
+    cases.reply(&id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
     for _ in 0..20 {
-        record_lead_asked(&conn, &id, Some("Which card?")).unwrap();
+        cases.record_lead_asked(&id, Some("Which card?")).unwrap();
     }
-    c.bench_function("case_with_22_events", |b| b.iter(|| get_case(&conn, &id).unwrap()));
+    c.bench_function("case_with_22_events", |b| {
+        b.iter(|| get_case(&mut SqliteSql::new(&conn), &id).unwrap())
+    });
 }
 
 /// Writes `n` cases straight into the table in one transaction (opening them one by one with
@@ -131,22 +143,30 @@ fn hundred_thousand(c: &mut Criterion) {
         ..CaseFilter::default()
     };
     let first = page(CaseTab::WaitingOnYou, 0);
-    c.bench_function("inbox_first_page_of_100_among_100k", |b| b.iter(|| list_cases(&conn, &first).unwrap()));
+    c.bench_function("inbox_first_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &first).unwrap())
+    });
     let deep = page(CaseTab::WaitingOnYou, 69_900);
-    c.bench_function("inbox_last_page_of_100_among_100k", |b| b.iter(|| list_cases(&conn, &deep).unwrap()));
+    c.bench_function("inbox_last_page_of_100_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &deep).unwrap())
+    });
     let closed = page(CaseTab::Closed, 10_000);
-    c.bench_function("inbox_closed_page_among_100k", |b| b.iter(|| list_cases(&conn, &closed).unwrap()));
+    c.bench_function("inbox_closed_page_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &closed).unwrap())
+    });
     let searched = CaseFilter { search: Some("wa-99999".into()), ..page(CaseTab::WaitingOnYou, 0) };
-    c.bench_function("inbox_search_among_100k", |b| b.iter(|| list_cases(&conn, &searched).unwrap()));
+    c.bench_function("inbox_search_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &searched).unwrap())
+    });
     let typing = CaseFilter { search: Some("excec 4242".into()), ..page(CaseTab::WaitingOnYou, 0) };
     c.bench_function("inbox_search_note_prefix_among_100k", |b| {
-        b.iter(|| list_cases(&conn, &typing).unwrap())
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &typing).unwrap())
     });
     let everywhere = CaseFilter { search: Some("refund".into()), ..page(CaseTab::WaitingOnYou, 0) };
     c.bench_function("inbox_search_word_in_every_case_among_100k", |b| {
-        b.iter(|| list_cases(&conn, &everywhere).unwrap())
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &everywhere).unwrap())
     });
-    c.bench_function("tab_counts_among_100k", |b| b.iter(|| tab_counts(&conn).unwrap()));
+    c.bench_function("tab_counts_among_100k", |b| b.iter(|| tab_counts(&mut SqliteSql::new(&conn)).unwrap()));
     c.bench_function("tab_counts_recounted_among_100k", |b| b.iter(|| recounted_tab_counts(&conn)));
     quiet_customers(c, &conn);
 }
@@ -196,12 +216,49 @@ fn handover_report(c: &mut Criterion) {
     seed_reasons(&conn);
     let eight_weeks = ReportRange { from: "2026-10-05".into(), to: "2026-11-29".into() };
     c.bench_function("handover_report_8_weeks_among_100k", |b| {
-        b.iter(|| case_report(&conn, &eight_weeks).unwrap())
+        b.iter(|| case_report(&mut SqliteSql::new(&conn), &eight_weeks).unwrap())
     });
     let year = ReportRange { from: "2026-01-01".into(), to: "2026-12-31".into() };
     c.bench_function("handover_report_whole_year_among_100k", |b| {
-        b.iter(|| case_report(&conn, &year).unwrap())
+        b.iter(|| case_report(&mut SqliteSql::new(&conn), &year).unwrap())
     });
+}
+
+/// The 100 000 cases of [`seed`] in people's hands as a team's are: four in five assigned to one
+/// of seven people, the rest nobody's; the closed totals follow, as the closing steps keep them.
+fn seed_assignees(conn: &rusqlite::Connection) {
+    conn.execute_batch(
+        "UPDATE cases SET assignee = CASE WHEN number % 5 = 0 THEN NULL \
+             WHEN number % 7 = 1 THEN 'Ana' ELSE 'Person ' || (number % 7) END; \
+         DELETE FROM closed_totals; \
+         INSERT INTO closed_totals (assignee, n) \
+             SELECT coalesce(assignee, ''), count(*) FROM cases WHERE closed_at IS NOT NULL GROUP BY 1;",
+    )
+    .unwrap();
+}
+
+/// The *Mine* and *Unassigned* views over 100 000 cases: each tab's first page with its total;
+/// the *Closed* totals are the ones the closing steps keep.
+fn views(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
+    seed(&conn, 100_000);
+    seed_assignees(&conn);
+    let page = |tab: CaseTab, view: CaseView| CaseFilter {
+        tab: Some(tab),
+        view: Some(view),
+        me: Some("Ana".into()),
+        limit: 50,
+        ..CaseFilter::default()
+    };
+    for (name, view) in [("mine", CaseView::Mine), ("unassigned", CaseView::Unassigned)] {
+        for (tab_name, tab) in [("waiting_on_you", CaseTab::WaitingOnYou), ("closed", CaseTab::Closed)] {
+            let filter = page(tab, view);
+            c.bench_function(&format!("{name}_{tab_name}_first_page_among_100k"), |b| {
+                b.iter(|| list_cases(&mut SqliteSql::new(&conn), &filter).unwrap())
+            });
+        }
+    }
 }
 
 /// The quiet-customer job over the 100 000 cases (10 000 waiting on the customer, half of them
@@ -215,10 +272,16 @@ fn quiet_customers(c: &mut Criterion, conn: &rusqlite::Connection) {
     )
     .unwrap();
     c.bench_function("quiet_due_for_reminder_batch_among_100k", |b| {
-        b.iter(|| quiet::due_for_reminder(conn, "2026-12-01T00:00:00.000Z", quiet::BATCH).unwrap())
+        b.iter(|| {
+            quiet::due_for_reminder(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", quiet::BATCH)
+                .unwrap()
+        })
     });
     c.bench_function("quiet_due_for_close_batch_among_100k", |b| {
-        b.iter(|| quiet::due_for_close(conn, "2026-12-01T00:00:00.000Z", true, quiet::BATCH).unwrap())
+        b.iter(|| {
+            quiet::due_for_close(&mut SqliteSql::new(conn), "2026-12-01T00:00:00.000Z", true, quiet::BATCH)
+                .unwrap()
+        })
     });
     let delays = QuietDelays {
         remind_after: Some(Duration::from_secs(24 * 3600)),
@@ -226,10 +289,22 @@ fn quiet_customers(c: &mut Criterion, conn: &rusqlite::Connection) {
     };
     c.bench_function("quiet_follow_up_nothing_due_among_100k", |b| {
         b.iter(|| {
-            let run = quiet::follow_up(conn, "2026-01-01T00:00:00.000Z", &delays).unwrap();
+            let run = quiet_follow_up(conn, &delays);
             assert!(run.reminded.is_empty() && run.closed.is_empty());
         })
     });
+}
+
+/// One run of the quiet-customer job at a time when nothing is due: both look-ups, each finding
+/// nothing (the job's transactions run only for the cases found).
+fn quiet_follow_up(conn: &rusqlite::Connection, delays: &QuietDelays) -> skillcase_cases::quiet::QuietRun {
+    let now = "2026-01-01T00:00:00.000Z";
+    let sql = &mut SqliteSql::new(conn);
+    let remind = quiet::before(now, delays.remind_after.unwrap()).unwrap();
+    let close = quiet::before(now, delays.close_after.unwrap()).unwrap();
+    let reminded = quiet::due_for_reminder(sql, &remind, quiet::BATCH).unwrap();
+    let closed = quiet::due_for_close(sql, &close, true, quiet::BATCH).unwrap();
+    skillcase_cases::quiet::QuietRun { reminded, closed }
 }
 
 /// The delivery worker's claim with several agents: 10 000 pending replies, half of them of an
@@ -238,7 +313,8 @@ fn quiet_customers(c: &mut Criterion, conn: &rusqlite::Connection) {
 /// back, so every iteration sees the same outbox.
 fn agent_routing(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let conn = skillcase_store::db::open(&dir.path().join("routing.sqlite3")).unwrap();
+    let path = dir.path().join("routing.sqlite3");
+    let cases = SqliteCases::new(Database::open(&path).unwrap());
     let billing = AgentInput {
         agent_id: "billing-bot".into(),
         url: Some("http://127.0.0.1:9/billing".into()),
@@ -246,22 +322,22 @@ fn agent_routing(c: &mut Criterion) {
         cases_enabled: true,
         guardrail_enabled: true,
     };
-    set_agent(&conn, billing).unwrap();
-    conn.execute_batch("PRAGMA synchronous = OFF").unwrap();
+    cases.write(move |sql| set_agent(sql, &billing)).unwrap();
     for n in 0..10_000 {
         let agent = if n % 2 == 0 { "support-bot" } else { "billing-bot" };
-        let id = open_case(&conn, NewCase { agent_id: Some(agent.into()), ..new_case(format!("route-{n}")) })
+        let id = cases
+            .open_case(NewCase { agent_id: Some(agent.into()), ..new_case(format!("route-{n}")) })
             .unwrap()
             .case
             .id;
-        reply(&conn, &id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+        cases.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
     }
-    conn.execute_batch("PRAGMA synchronous = FULL").unwrap();
+    let conn = skillcase_store::db::open(&path).unwrap();
     let margin = Duration::from_secs(5);
     let mut claim_and_give_back = |b: &mut criterion::Bencher| {
         b.iter(|| {
-            let claimed = claim_next(&conn, margin).unwrap().unwrap();
-            release(&conn, &claimed.id).unwrap();
+            let claimed = claim_next(&mut SqliteSql::new(&conn), margin).unwrap().unwrap();
+            release(&mut SqliteSql::new(&conn), &claimed.id).unwrap();
         })
     };
     let endpoint = |enabled| EndpointInput {
@@ -271,9 +347,9 @@ fn agent_routing(c: &mut Criterion) {
         max_attempts: None,
         enabled,
     };
-    set_endpoint(&conn, endpoint(false)).unwrap();
+    set_endpoint(&mut SqliteSql::new(&conn), &endpoint(false)).unwrap();
     c.bench_function("claim_routed_among_10k_pending_default_off", &mut claim_and_give_back);
-    set_endpoint(&conn, endpoint(true)).unwrap();
+    set_endpoint(&mut SqliteSql::new(&conn), &endpoint(true)).unwrap();
     c.bench_function("claim_routed_among_10k_pending_default_on", &mut claim_and_give_back);
 }
 
@@ -308,25 +384,33 @@ fn response_targets(c: &mut Criterion) {
     };
     let first = page(0);
     c.bench_function("due_soonest_first_page_of_100_among_100k", |b| {
-        b.iter(|| list_cases(&conn, &first).unwrap())
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &first).unwrap())
     });
     let deep = page(69_900);
     c.bench_function("due_soonest_last_page_of_100_among_100k", |b| {
-        b.iter(|| list_cases(&conn, &deep).unwrap())
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &deep).unwrap())
     });
     c.bench_function("sla_overdue_scan_nothing_due_among_100k", |b| {
-        b.iter(|| assert!(sla::take_overdue(&conn, "2025-12-31T00:00:00.000Z").unwrap().is_empty()))
+        b.iter(|| {
+            assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2025-12-31T00:00:00.000Z")
+                .unwrap()
+                .is_empty())
+        })
     });
-    let announced = sla::take_overdue(&conn, "2026-12-31T00:00:00.000Z").unwrap().len();
+    let announced = sla::take_overdue(&mut SqliteSql::new(&conn), "2026-12-31T00:00:00.000Z").unwrap().len();
     assert!(announced > 70_000, "every open case's targets fell due: {announced}");
     c.bench_function("sla_overdue_scan_all_announced_among_100k", |b| {
-        b.iter(|| assert!(sla::take_overdue(&conn, "2026-12-31T00:00:00.000Z").unwrap().is_empty()))
+        b.iter(|| {
+            assert!(sla::take_overdue(&mut SqliteSql::new(&conn), "2026-12-31T00:00:00.000Z")
+                .unwrap()
+                .is_empty())
+        })
     });
 }
 
 criterion_group! {
     name = cases;
     config = Criterion::default().sample_size(30);
-    targets = benches, hundred_thousand, handover_report, response_targets, agent_routing
+    targets = benches, hundred_thousand, views, handover_report, response_targets, agent_routing
 }
 criterion_main!(cases);

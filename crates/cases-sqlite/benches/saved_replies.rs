@@ -8,6 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use skillcase_cases::model::HumanAction;
 use skillcase_cases::replies::pick::{self, PickFilter};
 use skillcase_cases::replies::{store, ReplyLanguage, SavedReply, SavedReplyInput};
+use skillcase_cases_sqlite::SqliteSql;
 
 const TOPICS: [&str; 10] = [
     "Reembolso",
@@ -41,8 +42,8 @@ fn input(n: usize) -> SavedReplyInput {
 fn benches(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let conn = skillcase_store::db::open(&dir.path().join("bench.sqlite3")).unwrap();
-    store::import(&conn, (0..500).map(input).collect()).unwrap();
-    let replies: Vec<SavedReply> = store::list(&conn).unwrap();
+    store::import(&mut SqliteSql::new(&conn), (0..500).map(input).collect()).unwrap();
+    let replies: Vec<SavedReply> = store::list(&mut SqliteSql::new(&conn)).unwrap();
     let texts: Vec<String> = replies.iter().map(|r| pick::search_text(&r.title, &r.body)).collect();
     let filter = |query: &str| PickFilter {
         action: Some(HumanAction::Resolved),
@@ -55,7 +56,7 @@ fn benches(c: &mut Criterion) {
             b.iter(|| pick::pick(replies.iter().zip(texts.iter().map(String::as_str)), &f))
         });
         c.bench_function(&format!("saved_reply_pick_500_{name}"), |b| {
-            b.iter(|| store::pick(&conn, &f).unwrap())
+            b.iter(|| store::pick(&mut SqliteSql::new(&conn), &f).unwrap())
         });
     }
 }

@@ -3,6 +3,15 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
+vi.mock("$lib/bindings/commands", () => ({
+  appInfo: vi.fn(async () => ({
+    version: "0.1.0",
+    skills_dir: "/repo/skills-examples",
+    data_dir: "/tmp/skillcase-test",
+    database_path: "/tmp/skillcase-test/skillcase.sqlite3",
+    api: { state: "listening", url: "http://127.0.0.1:7878" },
+  })),
+}));
 vi.mock("$lib/backend", () => ({
   caseCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
   listCases: vi.fn(async () => ({
@@ -18,13 +27,6 @@ vi.mock("$lib/backend", () => ({
   onCaseChanged: vi.fn(async () => () => {}),
   onPromiseOverdue: vi.fn(async () => () => {}),
   onEventsLagged: vi.fn(async () => () => {}),
-  appInfo: vi.fn(async () => ({
-    version: "0.1.0",
-    skills_dir: "/repo/skills-examples",
-    data_dir: "/tmp/skillcase-test",
-    database_path: "/tmp/skillcase-test/skillcase.sqlite3",
-    api: { state: "listening", url: "http://127.0.0.1:7878" },
-  })),
   listSkills: vi.fn(async () => ({ items: [], total: 0 })),
   listCatalog: vi.fn(async () => []),
   onSkillsChanged: vi.fn(async () => () => {}),

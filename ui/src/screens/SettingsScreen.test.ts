@@ -3,8 +3,18 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import SettingsScreen from "./SettingsScreen.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import * as backend from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
 import type { SettingsView } from "$lib/backend";
 
+vi.mock("$lib/bindings/commands", () => ({
+  pickFolder: vi.fn(),
+  mcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
+  mcpClients: vi.fn(async () => []),
+  teamInbox: vi.fn(async () => ({ url: null, source: "embedded", saved: null, problem: null })),
+  teamDatabaseTest: vi.fn(),
+  teamDatabaseSave: vi.fn(),
+  appRestart: vi.fn(),
+}));
 vi.mock("$lib/backend", () => ({
   getSettings: vi.fn(),
   setSkillsDir: vi.fn(),
@@ -20,15 +30,8 @@ vi.mock("$lib/backend", () => ({
   testEndpoint: vi.fn(),
   generateSecret: vi.fn(),
   rotateToken: vi.fn(),
-  pickFolder: vi.fn(),
   copyText: vi.fn(async () => {}),
-  getMcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
-  getMcpClients: vi.fn(async () => []),
   onMcpClientsChanged: vi.fn(async () => () => {}),
-  teamInbox: vi.fn(async () => ({ url: null, source: "embedded", saved: null, problem: null })),
-  testTeamDatabase: vi.fn(),
-  saveTeamDatabase: vi.fn(),
-  restartApp: vi.fn(),
 }));
 
 const TOKEN = "a".repeat(64);
@@ -69,7 +72,7 @@ function view(overrides: Partial<SettingsView> = {}): SettingsView {
   };
 }
 
-const mocked = vi.mocked(backend);
+const mocked = { ...vi.mocked(backend), ...vi.mocked(commands) };
 
 async function renderLoaded() {
   render(SettingsScreen);

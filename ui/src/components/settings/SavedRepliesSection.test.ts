@@ -14,6 +14,8 @@ vi.mock("$lib/backend", () => ({
   deleteSavedReply: (...a: unknown[]) => deleteSavedReply(...a),
   importSavedReplies: vi.fn(),
   exportSavedReplies: vi.fn(),
+}));
+vi.mock("$lib/bindings/commands", () => ({
   pickOpenFile: vi.fn(),
   pickSaveFile: vi.fn(),
 }));

@@ -5,9 +5,9 @@ import * as backend from "$lib/backend";
 import { setLocale } from "$lib/i18n/index.svelte";
 import InstallDialog from "./InstallDialog.svelte";
 
+vi.mock("$lib/bindings/commands", () => ({ pickFolder: vi.fn(async () => null) }));
 vi.mock("$lib/backend", () => ({
   installSkill: vi.fn(),
-  pickFolder: vi.fn(async () => null),
   hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
 }));
 

@@ -5,12 +5,8 @@
 export type { ErrorBody } from "../bindings/ErrorBody";
 export type { ErrorCode } from "../bindings/ErrorCode";
 export { hasCode, toErrorBody } from "./core";
-export * from "./app";
 export * from "./skills";
 export * from "./cases";
 export * from "./settings";
 export * from "./mcp";
-export * from "./dialog";
 export * from "./replies";
-export * from "./remote";
-export * from "./team";

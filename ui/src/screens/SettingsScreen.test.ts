@@ -7,6 +7,7 @@ import * as commands from "$lib/bindings/commands";
 import type { SettingsView } from "$lib/backend";
 
 vi.mock("$lib/bindings/commands", () => ({
+  savedRepliesList: vi.fn(async () => []),
   pickFolder: vi.fn(),
   mcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
   mcpClients: vi.fn(async () => []),
@@ -23,7 +24,6 @@ vi.mock("$lib/backend", () => ({
   setCalendar: vi.fn(),
   setQuiet: vi.fn(),
   setYou: vi.fn(),
-  listSavedReplies: vi.fn(async () => []),
   setLanguage: vi.fn(),
   setTheme: vi.fn(),
   setEndpoint: vi.fn(),

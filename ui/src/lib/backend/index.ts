@@ -9,4 +9,3 @@ export * from "./skills";
 export * from "./cases";
 export * from "./settings";
 export * from "./mcp";
-export * from "./replies";

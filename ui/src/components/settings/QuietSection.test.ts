@@ -2,12 +2,13 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import QuietSection from "./QuietSection.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import * as backend from "$lib/backend";
-import type { QuietSettings, SettingsView } from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
+import type { QuietSettings } from "$lib/bindings/QuietSettings";
+import type { SettingsView } from "$lib/bindings/SettingsView";
 import { fromMinutes, toMinutes } from "./delay";
 
-vi.mock("$lib/backend", () => ({ setQuiet: vi.fn() }));
-const mocked = vi.mocked(backend);
+vi.mock("$lib/bindings/commands", () => ({ settingsSetQuiet: vi.fn() }));
+const mocked = vi.mocked(commands);
 
 function view(quiet: QuietSettings): SettingsView {
   return {
@@ -54,7 +55,7 @@ describe("the quiet customers section", () => {
   it("saves both delays turned on, in minutes, and hands the fresh view back", async () => {
     const onsaved = vi.fn();
     const saved = view({ remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 });
-    mocked.setQuiet.mockResolvedValue(saved);
+    mocked.settingsSetQuiet.mockResolvedValue(saved);
     render(QuietSection, { props: { view: view(OFF), onsaved } });
     await fireEvent.click(screen.getByLabelText("Remind the customer when they go quiet"));
     const remindAfter = screen.getByLabelText("Remind after");
@@ -63,7 +64,7 @@ describe("the quiet customers section", () => {
     await fireEvent.click(screen.getByLabelText("Close the case if they stay quiet"));
     await fireEvent.input(screen.getByLabelText("Close after"), { target: { value: "2" } });
     await fireEvent.click(screen.getByTestId("quiet-save"));
-    expect(mocked.setQuiet).toHaveBeenCalledWith({ remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 });
+    expect(mocked.settingsSetQuiet).toHaveBeenCalledWith({ quiet: { remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 } });
     await screen.findByText("Saved.");
     expect(onsaved).toHaveBeenCalledWith(saved);
   });
@@ -72,13 +73,13 @@ describe("the quiet customers section", () => {
     render(QuietSection, { props: { view: view({ ...OFF, remind: true }), onsaved: () => {} } });
     await fireEvent.input(screen.getByLabelText("Remind after"), { target: { value: "1.5" } });
     await fireEvent.click(screen.getByTestId("quiet-save"));
-    expect(mocked.setQuiet).not.toHaveBeenCalled();
+    expect(mocked.settingsSetQuiet).not.toHaveBeenCalled();
     expect(document.querySelector('[data-error="remind_after_minutes"]')?.textContent).toBe("Enter a whole number.");
   });
 
   it("shows the backend's refusal next to the delay it names, in Portuguese", async () => {
     setLocale("pt-BR");
-    mocked.setQuiet.mockRejectedValue({
+    mocked.settingsSetQuiet.mockRejectedValue({
       code: "invalid_quiet_delay",
       message: "the quiet-customer delay close_after_minutes is 0 minutes",
       details: { field: "close_after_minutes" },

@@ -8,4 +8,5 @@ export { hasCode, toErrorBody } from "./core";
 export * from "./skills";
 export * from "./cases";
 export * from "./settings";
+export * from "./clipboard";
 export * from "./mcp";

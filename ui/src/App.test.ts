@@ -4,6 +4,8 @@ import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
 vi.mock("$lib/bindings/commands", () => ({
+  skillsList: vi.fn(async () => ({ items: [], total: 0 })),
+  catalogList: vi.fn(async () => []),
   appInfo: vi.fn(async () => ({
     version: "0.1.0",
     skills_dir: "/repo/skills-examples",
@@ -27,8 +29,6 @@ vi.mock("$lib/backend", () => ({
   onCaseChanged: vi.fn(async () => () => {}),
   onPromiseOverdue: vi.fn(async () => () => {}),
   onEventsLagged: vi.fn(async () => () => {}),
-  listSkills: vi.fn(async () => ({ items: [], total: 0 })),
-  listCatalog: vi.fn(async () => []),
   onSkillsChanged: vi.fn(async () => () => {}),
   onScanProgress: vi.fn(async () => () => {}),
   onSkillsDirStatus: vi.fn(async () => () => {}),

@@ -6,6 +6,7 @@ export type { ErrorBody } from "../bindings/ErrorBody";
 export type { ErrorCode } from "../bindings/ErrorCode";
 export { hasCode, toErrorBody } from "./core";
 export * from "./skills";
+export * from "./drop";
 export * from "./cases";
 export * from "./settings";
 export * from "./clipboard";

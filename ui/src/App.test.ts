@@ -4,6 +4,16 @@ import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
 vi.mock("$lib/bindings/commands", () => ({
+  casesCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
+  casesList: vi.fn(async () => ({
+    items: [],
+    total: 0,
+    offset: 0,
+    limit: 100,
+    counts: { waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 },
+  })),
+  outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
+  caseGet: vi.fn(),
   skillsList: vi.fn(async () => ({ items: [], total: 0 })),
   catalogList: vi.fn(async () => []),
   appInfo: vi.fn(async () => ({
@@ -15,16 +25,6 @@ vi.mock("$lib/bindings/commands", () => ({
   })),
 }));
 vi.mock("$lib/backend", () => ({
-  caseCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
-  listCases: vi.fn(async () => ({
-    items: [],
-    total: 0,
-    offset: 0,
-    limit: 100,
-    counts: { waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 },
-  })),
-  outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
-  getCase: vi.fn(),
   onCaseOpened: vi.fn(async () => () => {}),
   onCaseChanged: vi.fn(async () => () => {}),
   onPromiseOverdue: vi.fn(async () => () => {}),

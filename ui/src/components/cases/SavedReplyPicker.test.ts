@@ -1,20 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { Case } from "$lib/backend";
+import type { Case } from "$lib/bindings/Case";
 import type { PickedReply } from "$lib/bindings/PickedReply";
 import ReplyPanel from "./ReplyPanel.svelte";
 import { aCase } from "../../test/cases";
 
 const savedRepliesPick = vi.fn();
-vi.mock("$lib/bindings/commands", () => ({ savedRepliesPick: (...args: unknown[]) => savedRepliesPick(...args) }));
-vi.mock("$lib/backend", () => ({
-  replyToCase: vi.fn(),
-  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
-  takeCase: vi.fn(),
-  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
+vi.mock("$lib/bindings/commands", () => ({
+  savedRepliesPick: (...args: unknown[]) => savedRepliesPick(...args),
+  caseReply: vi.fn(),
+  caseHoldReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  caseTake: vi.fn(),
   casesMe: async () => "Ana Souza",
-  addCaseNote: vi.fn(),
+  caseAddNote: vi.fn(),
+}));
+vi.mock("$lib/backend", () => ({
+  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
 }));
 
 const CASE: Case = aCase();

@@ -4,7 +4,7 @@ import SettingsScreen from "./SettingsScreen.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import * as backend from "$lib/backend";
 import * as commands from "$lib/bindings/commands";
-import type { SettingsView } from "$lib/bindings/SettingsView";
+import { aSettingsView as view, TOKEN } from "../test/settings";
 
 vi.mock("$lib/bindings/commands", () => ({
   savedRepliesList: vi.fn(async () => []),
@@ -34,42 +34,9 @@ vi.mock("$lib/backend", () => ({
   onMcpClientsChanged: vi.fn(async () => () => {}),
 }));
 
-const TOKEN = "a".repeat(64);
-
 /** Queries within Settings → Agent endpoint (the team inbox has a Test button too). */
 function endpointSection() {
   return within(document.querySelector('[data-section="endpoint"]') as HTMLElement);
-}
-
-function view(overrides: Partial<SettingsView> = {}): SettingsView {
-  return {
-    workspace: {
-      skills_dir: null,
-      api_port: 7878,
-      policy: {
-        allow_executable: false,
-        allow_critical_findings: false,
-        limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: ["png", "md"] },
-      },
-      language: "system",
-      theme: "system",
-      calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
-      quiet: { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 },
-      you: { name: "", email: "" },
-      response_targets: { first_reply_minutes: null, resolution_minutes: null },
-    },
-    skills_dir: "/repo/skills-examples",
-    skills_dir_from_env: false,
-    endpoint: null,
-    agents: [],
-    api: {
-      status: { state: "listening", url: "http://127.0.0.1:7878" },
-      url: "http://127.0.0.1:7878",
-      token: TOKEN,
-      curl: `curl -H "Authorization: Bearer ${TOKEN}" http://127.0.0.1:7878/v1/skills/index`,
-    },
-    ...overrides,
-  };
 }
 
 const mocked = { ...vi.mocked(backend), ...vi.mocked(commands) };

@@ -4,36 +4,14 @@ import QuietSection from "./QuietSection.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import * as commands from "$lib/bindings/commands";
 import type { QuietSettings } from "$lib/bindings/QuietSettings";
-import type { SettingsView } from "$lib/bindings/SettingsView";
-import { fromMinutes, toMinutes } from "./delay";
+import { aSettingsView } from "../../test/settings";
+import { delayInput, fromMinutes, toMinutes } from "./delay";
 
 vi.mock("$lib/bindings/commands", () => ({ settingsSetQuiet: vi.fn() }));
 const mocked = vi.mocked(commands);
 
-function view(quiet: QuietSettings): SettingsView {
-  return {
-    workspace: {
-      skills_dir: null,
-      api_port: 7878,
-      policy: {
-        allow_executable: false,
-        allow_critical_findings: false,
-        limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: [] },
-      },
-      language: "system",
-      theme: "system",
-      calendar: { time_zone: null, working_days: ["monday"], opens: "09:00", closes: "18:00", holidays: [] },
-      quiet,
-      you: { name: "", email: "" },
-      response_targets: { first_reply_minutes: null, resolution_minutes: null },
-    },
-    skills_dir: "/skills",
-    skills_dir_from_env: false,
-    endpoint: null,
-    agents: [],
-    api: { status: { state: "listening", url: "http://127.0.0.1:7878" }, url: "http://127.0.0.1:7878", token: "t", curl: "c" },
-  };
-}
+/** The settings with the quiet-customer delays `quiet`. */
+const view = (quiet: QuietSettings) => aSettingsView({}, { quiet });
 
 const OFF: QuietSettings = { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 };
 
@@ -97,5 +75,10 @@ describe("delays in minutes or hours", () => {
     expect(fromMinutes(1440)).toEqual({ amount: 24, unit: "hours" });
     expect(fromMinutes(90)).toEqual({ amount: 90, unit: "minutes" });
     expect(toMinutes(3, "hours")).toBe(180);
+  });
+
+  it("puts a saved delay in the form with its switch, the amount as typed", () => {
+    expect(delayInput(true, 120)).toEqual({ on: true, amount: "2", unit: "hours" });
+    expect(delayInput(false, 45)).toEqual({ on: false, amount: "45", unit: "minutes" });
   });
 });

@@ -3,9 +3,9 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import App from "./App.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 
-vi.mock("$lib/backend", () => ({
-  caseCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
-  listCases: vi.fn(async () => ({
+vi.mock("$lib/bindings/commands", () => ({
+  casesCounts: vi.fn(async () => ({ waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 })),
+  casesList: vi.fn(async () => ({
     items: [],
     total: 0,
     offset: 0,
@@ -13,11 +13,9 @@ vi.mock("$lib/backend", () => ({
     counts: { waiting_on_you: 3, waiting_on_customer: 1, closed: 7, unread: 2 },
   })),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
-  getCase: vi.fn(),
-  onCaseOpened: vi.fn(async () => () => {}),
-  onCaseChanged: vi.fn(async () => () => {}),
-  onPromiseOverdue: vi.fn(async () => () => {}),
-  onEventsLagged: vi.fn(async () => () => {}),
+  caseGet: vi.fn(),
+  skillsList: vi.fn(async () => ({ items: [], total: 0 })),
+  catalogList: vi.fn(async () => []),
   appInfo: vi.fn(async () => ({
     version: "0.1.0",
     skills_dir: "/repo/skills-examples",
@@ -25,8 +23,12 @@ vi.mock("$lib/backend", () => ({
     database_path: "/tmp/skillcase-test/skillcase.sqlite3",
     api: { state: "listening", url: "http://127.0.0.1:7878" },
   })),
-  listSkills: vi.fn(async () => ({ items: [], total: 0 })),
-  listCatalog: vi.fn(async () => []),
+}));
+vi.mock("$lib/backend", () => ({
+  onCaseOpened: vi.fn(async () => () => {}),
+  onCaseChanged: vi.fn(async () => () => {}),
+  onPromiseOverdue: vi.fn(async () => () => {}),
+  onEventsLagged: vi.fn(async () => () => {}),
   onSkillsChanged: vi.fn(async () => () => {}),
   onScanProgress: vi.fn(async () => () => {}),
   onSkillsDirStatus: vi.fn(async () => () => {}),

@@ -9,7 +9,7 @@ const shell = vi.hoisted(() => ({
   dirStatus: null as null | (() => void),
 }));
 
-vi.mock("$lib/backend", () => ({
+vi.mock("$lib/bindings/commands", () => ({
   appInfo: vi.fn(
     async (): Promise<AppInfo> => ({
       version: "0.1.0",
@@ -20,6 +20,8 @@ vi.mock("$lib/backend", () => ({
       skills_watch: shell.watch,
     }),
   ),
+}));
+vi.mock("$lib/backend", () => ({
   onSettingsChanged: vi.fn(async () => () => {}),
   onSkillsDirStatus: vi.fn(async (handler: () => void) => ((shell.dirStatus = handler), () => {})),
 }));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { applyLanguage, applyTheme } from "./appearance";
 import { locale } from "./i18n/index.svelte";
 
-vi.mock("./backend", () => ({ getSettings: vi.fn() }));
+vi.mock("./bindings/commands", () => ({ settingsGet: vi.fn() }));
 
 describe("applying the saved appearance", () => {
   afterEach(() => vi.restoreAllMocks());

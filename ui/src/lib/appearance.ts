@@ -1,7 +1,9 @@
 // Applies the saved language and theme to the window: the language through `setLocale`, the
 // theme as `data-theme` on <html> (absent = follow the system; see styles.css).
 import { detectLocale, setLocale } from "./i18n/index.svelte";
-import { getSettings, type Language, type Theme } from "./backend";
+import * as commands from "./bindings/commands";
+import type { Language } from "./bindings/Language";
+import type { Theme } from "./bindings/Theme";
 
 /** Speaks `language`; `system` picks from the system's languages. */
 export function applyLanguage(language: Language): void {
@@ -19,7 +21,7 @@ export function applyTheme(theme: Theme): void {
 /** Applies the saved language and theme at start-up; the system's choices stay if that fails. */
 export async function applySavedAppearance(): Promise<void> {
   try {
-    const { workspace } = await getSettings();
+    const { workspace } = await commands.settingsGet();
     applyLanguage(workspace.language);
     applyTheme(workspace.theme);
   } catch {

@@ -1,7 +1,7 @@
 // Where a refused setting's message goes and what it says: the backend names the field in
 // `details.field` (or the code implies it), and the text comes from the locale files by code
 // and field, falling back to the backend's own message.
-import type { ErrorBody } from "./backend";
+import type { ErrorBody } from "./bindings/ErrorBody";
 import { hasMessage, t } from "./i18n/index.svelte";
 
 /** Codes whose field is implied rather than named in `details.field`. */

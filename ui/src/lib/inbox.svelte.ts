@@ -1,7 +1,9 @@
 // What the whole window shares about the inbox: the tab counts (the navigation badge shows the
 // unread cases waiting on the person), the latest new case (the toast), and a revision that
 // bumps on every case event so the open screen re-reads what it shows.
-import { caseCounts, getCase, onCaseChanged, onCaseOpened, onEventsLagged, onPromiseOverdue, type TabCounts } from "./backend";
+import { onCaseChanged, onCaseOpened, onEventsLagged, onPromiseOverdue } from "./backend";
+import * as commands from "./bindings/commands";
+import type { TabCounts } from "./bindings/TabCounts";
 
 export interface NewCaseNotice {
   id: string;
@@ -26,7 +28,7 @@ let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 /** Re-reads the counts from Rust. */
 export async function refreshCounts(): Promise<void> {
   try {
-    inbox.counts = await caseCounts();
+    inbox.counts = await commands.casesCounts();
   } catch {
     // The counts stay as they were; the next event tries again.
   }
@@ -42,7 +44,7 @@ function touched(id: string | null): void {
 async function announce(id: string): Promise<void> {
   touched(id);
   try {
-    const { case: opened } = await getCase(id);
+    const { case: opened } = await commands.caseGet({ id });
     inbox.notice = { id, number: Number(opened.number), title: opened.title };
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(() => (inbox.notice = null), NOTICE_MS);

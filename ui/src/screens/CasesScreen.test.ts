@@ -27,35 +27,37 @@ function item(n: number, unread = false) {
   };
 }
 
-const listCases = vi.fn();
-const getCase = vi.fn();
-const caseReport = vi.fn();
-vi.mock("$lib/backend", () => ({
-  listCases: (...a: unknown[]) => listCases(...a),
-  caseReport: (...a: unknown[]) => caseReport(...a),
-  getCase: (...a: unknown[]) => getCase(...a),
-  markCaseRead: vi.fn(async () => {}),
+const casesList = vi.fn();
+const caseGet = vi.fn();
+const casesReport = vi.fn();
+vi.mock("$lib/bindings/commands", () => ({
+  casesList: (...a: unknown[]) => casesList(...a),
+  casesReport: (...a: unknown[]) => casesReport(...a),
+  caseGet: (...a: unknown[]) => caseGet(...a),
+  caseMarkRead: vi.fn(async () => {}),
   casesMe: vi.fn(async () => "Ana Souza"),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
-  replyToCase: vi.fn(),
-  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
-  takeCase: vi.fn(),
+  caseReply: vi.fn(),
+  caseHoldReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  caseTake: vi.fn(),
+  deliveryRetry: vi.fn(),
+}));
+vi.mock("$lib/backend", () => ({
   hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
-  retryDelivery: vi.fn(),
 }));
 
 beforeEach(() => {
   setLocale("en");
-  listCases.mockReset();
-  listCases.mockResolvedValue({
+  casesList.mockReset();
+  casesList.mockResolvedValue({
     items: [item(1, true), item(2), item(3)],
     total: 3,
     offset: 0,
     limit: 100,
     counts: { waiting_on_you: 3, waiting_on_customer: 0, closed: 0, unread: 1 },
   });
-  caseReport.mockReset();
-  caseReport.mockImplementation(async (range: { from: string; to: string }) => ({
+  casesReport.mockReset();
+  casesReport.mockImplementation(async ({ range }: { range: { from: string; to: string } }) => ({
     range,
     weeks: [
       { week: "2026-11-23", total: 2, by_reason: [{ reason: "policy_restriction", cases: 2 }] },
@@ -67,7 +69,7 @@ beforeEach(() => {
     ],
     overall: { cases: 3, replied: 2, median_first_reply_secs: 2700, reopened: 1 },
   }));
-  getCase.mockImplementation(async (id: string) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [], promises: [] }));
+  caseGet.mockImplementation(async ({ id }: { id: string }) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [], promises: [] }));
 });
 
 const rows = () => [...document.querySelectorAll(".row")] as HTMLElement[];
@@ -80,7 +82,7 @@ describe("the cases screen", () => {
     expect(rows().map((r) => r.dataset.unread)).toEqual(["true", "false", "false"]);
     expect(rows()[1].querySelector("[data-delivery-problem]")?.textContent).toBe("Reply not delivered");
     expect(rows()[2].querySelector('[data-source="guardrail"]')).not.toBeNull();
-    expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ tab: "waiting_on_you", offset: 0, limit: 100 }));
+    expect(casesList).toHaveBeenCalledWith({ filter: expect.objectContaining({ tab: "waiting_on_you", offset: 0, limit: 100 }) });
   });
 
   it("moves with j and k and opens with Enter", async () => {
@@ -112,7 +114,7 @@ describe("the cases screen", () => {
   it("searches across the cases as the person types", async () => {
     render(CasesScreen);
     await fireEvent.input(screen.getByRole("searchbox"), { target: { value: "wa-2" } });
-    await vi.waitFor(() => expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ search: "wa-2" })), {
+    await vi.waitFor(() => expect(casesList).toHaveBeenCalledWith({ filter: expect.objectContaining({ search: "wa-2" }) }), {
       timeout: 2000,
     });
   });
@@ -128,7 +130,7 @@ describe("the cases screen", () => {
     render(CasesScreen);
     const select = document.querySelector('select[data-filter="reason"]') as HTMLSelectElement;
     await fireEvent.change(select, { target: { value: "tool_failure" } });
-    await vi.waitFor(() => expect(listCases).toHaveBeenCalledWith(expect.objectContaining({ reason: "tool_failure" })));
+    await vi.waitFor(() => expect(casesList).toHaveBeenCalledWith({ filter: expect.objectContaining({ reason: "tool_failure" }) }));
   });
 
   it("opens the report with r, shows each reason's figures, and goes back with Esc", async () => {
@@ -142,7 +144,7 @@ describe("the cases screen", () => {
     expect(cells("all")).toEqual(["3", "2", "45 min", "1"]);
     expect(screen.getByTestId("report-help").textContent).toContain("Reopened: the same conversation already had a case");
     expect(document.querySelectorAll('[data-testid="reason-chart"] rect.segment')).toHaveLength(2);
-    expect(caseReport).toHaveBeenCalledWith(expect.objectContaining({ from: expect.any(String), to: expect.any(String) }));
+    expect(casesReport).toHaveBeenCalledWith({ range: expect.objectContaining({ from: expect.any(String), to: expect.any(String) }) });
     await fireEvent.keyDown(window, { key: "Escape" });
     await vi.waitFor(() => expect(screen.queryByTestId("case-report")).toBeNull());
   });

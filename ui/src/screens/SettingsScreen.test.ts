@@ -3,73 +3,43 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import SettingsScreen from "./SettingsScreen.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import * as backend from "$lib/backend";
-import type { SettingsView } from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
+import { aSettingsView as view, TOKEN } from "../test/settings";
 
-vi.mock("$lib/backend", () => ({
-  getSettings: vi.fn(),
-  setSkillsDir: vi.fn(),
-  setApiPort: vi.fn(),
-  setPolicy: vi.fn(),
-  setCalendar: vi.fn(),
-  setQuiet: vi.fn(),
-  setYou: vi.fn(),
-  listSavedReplies: vi.fn(async () => []),
-  setLanguage: vi.fn(),
-  setTheme: vi.fn(),
-  setEndpoint: vi.fn(),
-  testEndpoint: vi.fn(),
-  generateSecret: vi.fn(),
-  rotateToken: vi.fn(),
+vi.mock("$lib/bindings/commands", () => ({
+  savedRepliesList: vi.fn(async () => []),
   pickFolder: vi.fn(),
-  copyText: vi.fn(async () => {}),
-  getMcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
-  getMcpClients: vi.fn(async () => []),
-  onMcpClientsChanged: vi.fn(async () => () => {}),
+  mcpSetup: vi.fn(async () => ({ command: "skillcase", args: ["mcp"], env: {}, http_url: "http://127.0.0.1:7878/mcp" })),
+  mcpClients: vi.fn(async () => []),
   teamInbox: vi.fn(async () => ({ url: null, source: "embedded", saved: null, problem: null })),
-  testTeamDatabase: vi.fn(),
-  saveTeamDatabase: vi.fn(),
-  restartApp: vi.fn(),
+  teamDatabaseTest: vi.fn(),
+  teamDatabaseSave: vi.fn(),
+  appRestart: vi.fn(),
+  settingsGet: vi.fn(),
+  settingsSetSkillsDir: vi.fn(),
+  settingsSetApiPort: vi.fn(),
+  settingsSetPolicy: vi.fn(),
+  settingsSetCalendar: vi.fn(),
+  settingsSetQuiet: vi.fn(),
+  settingsSetYou: vi.fn(),
+  settingsSetLanguage: vi.fn(),
+  settingsSetTheme: vi.fn(),
+  settingsSetEndpoint: vi.fn(),
+  settingsTestEndpoint: vi.fn(),
+  settingsGenerateSecret: vi.fn(),
+  settingsRotateToken: vi.fn(),
 }));
-
-const TOKEN = "a".repeat(64);
+vi.mock("$lib/backend", () => ({
+  copyText: vi.fn(async () => {}),
+  onMcpClientsChanged: vi.fn(async () => () => {}),
+}));
 
 /** Queries within Settings → Agent endpoint (the team inbox has a Test button too). */
 function endpointSection() {
   return within(document.querySelector('[data-section="endpoint"]') as HTMLElement);
 }
 
-function view(overrides: Partial<SettingsView> = {}): SettingsView {
-  return {
-    workspace: {
-      skills_dir: null,
-      api_port: 7878,
-      policy: {
-        allow_executable: false,
-        allow_critical_findings: false,
-        limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: ["png", "md"] },
-      },
-      language: "system",
-      theme: "system",
-      calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
-      quiet: { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 },
-      you: { name: "", email: "" },
-      response_targets: { first_reply_minutes: null, resolution_minutes: null },
-    },
-    skills_dir: "/repo/skills-examples",
-    skills_dir_from_env: false,
-    endpoint: null,
-    agents: [],
-    api: {
-      status: { state: "listening", url: "http://127.0.0.1:7878" },
-      url: "http://127.0.0.1:7878",
-      token: TOKEN,
-      curl: `curl -H "Authorization: Bearer ${TOKEN}" http://127.0.0.1:7878/v1/skills/index`,
-    },
-    ...overrides,
-  };
-}
-
-const mocked = vi.mocked(backend);
+const mocked = { ...vi.mocked(backend), ...vi.mocked(commands) };
 
 async function renderLoaded() {
   render(SettingsScreen);
@@ -93,7 +63,7 @@ describe("the settings screen", () => {
     vi.clearAllMocks();
     setLocale("en");
     delete document.documentElement.dataset.theme;
-    mocked.getSettings.mockResolvedValue(view());
+    mocked.settingsGet.mockResolvedValue(view());
   });
 
   it("gives every input a label", async () => {
@@ -105,7 +75,7 @@ describe("the settings screen", () => {
   });
 
   it("shows a port in use next to the port field and keeps the API where it was", async () => {
-    mocked.setApiPort.mockRejectedValue({
+    mocked.settingsSetApiPort.mockRejectedValue({
       code: "api_port_in_use",
       message: "port 7879 on 127.0.0.1 is already in use; choose another one",
       details: { field: "api_port" },
@@ -127,11 +97,11 @@ describe("the settings screen", () => {
     await fireEvent.input(port, { target: { value: "78x" } });
     await fireEvent.submit(port.form!);
     expect(within(field("api_port")).getByRole("alert").textContent).toBe("Enter a whole number.");
-    expect(mocked.setApiPort).not.toHaveBeenCalled();
+    expect(mocked.settingsSetApiPort).not.toHaveBeenCalled();
   });
 
   it("puts an endpoint URL without a scheme's error next to the URL field only", async () => {
-    mocked.setEndpoint.mockRejectedValue({
+    mocked.settingsSetEndpoint.mockRejectedValue({
       code: "invalid_endpoint_url",
       message: 'the agent endpoint URL "example.com" is not valid: relative URL without a base',
       details: { url: "example.com" },
@@ -143,17 +113,19 @@ describe("the settings screen", () => {
     const error = await within(field("url")).findByRole("alert");
     expect(error.textContent).toBe("Enter a full address starting with http:// or https://.");
     expect(within(field("secret")).queryByRole("alert")).toBeNull();
-    expect(mocked.setEndpoint).toHaveBeenCalledWith({
-      url: "example.com",
-      secret: undefined,
-      timeout_secs: 10,
-      max_attempts: 15,
-      enabled: true,
+    expect(mocked.settingsSetEndpoint).toHaveBeenCalledWith({
+      input: {
+        url: "example.com",
+        secret: undefined,
+        timeout_secs: 10,
+        max_attempts: 15,
+        enabled: true,
+      },
     });
   });
 
   it("shows the outcome of a successful endpoint test", async () => {
-    mocked.testEndpoint.mockResolvedValue({ ok: true, status: 204, error: null, elapsed_ms: 12 });
+    mocked.settingsTestEndpoint.mockResolvedValue({ ok: true, status: 204, error: null, elapsed_ms: 12 });
     await renderLoaded();
     await fireEvent.input(screen.getByLabelText("URL"), { target: { value: "http://127.0.0.1:9000/hook" } });
     await fireEvent.click(endpointSection().getByRole("button", { name: "Test" }));
@@ -163,7 +135,7 @@ describe("the settings screen", () => {
   });
 
   it("shows why an endpoint test failed", async () => {
-    mocked.testEndpoint.mockResolvedValue({ ok: false, status: null, error: "cannot connect", elapsed_ms: 3 });
+    mocked.settingsTestEndpoint.mockResolvedValue({ ok: false, status: null, error: "cannot connect", elapsed_ms: 3 });
     await renderLoaded();
     await fireEvent.click(endpointSection().getByRole("button", { name: "Test" }));
     expect((await screen.findByTestId("endpoint-test-result")).textContent?.trim()).toBe(
@@ -172,7 +144,7 @@ describe("the settings screen", () => {
   });
 
   it("fills a generated secret and shows it", async () => {
-    mocked.generateSecret.mockResolvedValue("whsec_generated");
+    mocked.settingsGenerateSecret.mockResolvedValue("whsec_generated");
     await renderLoaded();
     const endpoint = within(document.querySelector('[data-section="endpoint"]') as HTMLElement);
     await fireEvent.click(endpoint.getByRole("button", { name: "Generate" }));
@@ -183,13 +155,13 @@ describe("the settings screen", () => {
 
   it("masks the token and rotates it only after confirming", async () => {
     const rotated = "b".repeat(64);
-    mocked.rotateToken.mockResolvedValue(view({ api: { ...view().api, token: rotated } }));
+    mocked.settingsRotateToken.mockResolvedValue(view({ api: { ...view().api, token: rotated } }));
     await renderLoaded();
     expect(screen.getByTestId("api-token").textContent).not.toContain(TOKEN);
     await fireEvent.click(screen.getByRole("button", { name: "Rotate…" }));
-    expect(mocked.rotateToken).not.toHaveBeenCalled();
+    expect(mocked.settingsRotateToken).not.toHaveBeenCalled();
     await fireEvent.click(screen.getByRole("button", { name: "Rotate token" }));
-    expect(mocked.rotateToken).toHaveBeenCalledOnce();
+    expect(mocked.settingsRotateToken).toHaveBeenCalledOnce();
     await fireEvent.click(screen.getByRole("button", { name: "Show token" }));
     await vi.waitFor(() => expect(screen.getByTestId("api-token").textContent?.trim()).toBe(rotated));
   });
@@ -210,11 +182,11 @@ describe("the settings screen", () => {
     expect(document.activeElement).toBe(confirm);
     await fireEvent.keyDown(confirm, { key: "Escape" });
     expect(screen.queryByRole("alertdialog")).toBeNull();
-    expect(mocked.rotateToken).not.toHaveBeenCalled();
+    expect(mocked.settingsRotateToken).not.toHaveBeenCalled();
   });
 
   it("shows a limit refusal next to its field", async () => {
-    mocked.setPolicy.mockRejectedValue({
+    mocked.settingsSetPolicy.mockRejectedValue({
       code: "invalid_limit",
       message: "the import limit max_files must be from 1 to 10000",
       details: { field: "max_files" },
@@ -229,38 +201,42 @@ describe("the settings screen", () => {
   });
 
   it("sends limits in bytes and extensions as a list", async () => {
-    mocked.setPolicy.mockResolvedValue(view());
+    mocked.settingsSetPolicy.mockResolvedValue(view());
     await renderLoaded();
     await fireEvent.input(screen.getByLabelText("Largest file (KB)"), { target: { value: "2048" } });
     await fireEvent.input(screen.getByLabelText("Asset extensions"), { target: { value: "png, pdf  mp3" } });
     await fireEvent.submit((screen.getByLabelText("Asset extensions") as HTMLInputElement).form!);
-    expect(mocked.setPolicy).toHaveBeenCalledWith({
-      allow_executable: false,
-      allow_critical_findings: false,
-      limits: { max_files: 64, max_file_bytes: 2097152, max_total_bytes: 5242880, asset_extensions: ["png", "pdf", "mp3"] },
+    expect(mocked.settingsSetPolicy).toHaveBeenCalledWith({
+      policy: {
+        allow_executable: false,
+        allow_critical_findings: false,
+        limits: { max_files: 64, max_file_bytes: 2097152, max_total_bytes: 5242880, asset_extensions: ["png", "pdf", "mp3"] },
+      },
     });
   });
 
   it("sends the business calendar with the chosen days, the zone and holidays as a list", async () => {
-    mocked.setCalendar.mockResolvedValue(view());
+    mocked.settingsSetCalendar.mockResolvedValue(view());
     await renderLoaded();
     await fireEvent.input(screen.getByLabelText("Time zone"), { target: { value: " America/Sao_Paulo " } });
     await fireEvent.click(screen.getByLabelText("Friday"));
     await fireEvent.click(screen.getByLabelText("Saturday"));
     await fireEvent.input(screen.getByLabelText("Holidays"), { target: { value: "2026-12-25, 2027-01-01" } });
     await fireEvent.click(screen.getByTestId("calendar-save"));
-    expect(mocked.setCalendar).toHaveBeenCalledWith({
-      time_zone: "America/Sao_Paulo",
-      working_days: ["monday", "tuesday", "wednesday", "thursday", "saturday"],
-      opens: "09:00",
-      closes: "18:00",
-      holidays: ["2026-12-25", "2027-01-01"],
+    expect(mocked.settingsSetCalendar).toHaveBeenCalledWith({
+      calendar: {
+        time_zone: "America/Sao_Paulo",
+        working_days: ["monday", "tuesday", "wednesday", "thursday", "saturday"],
+        opens: "09:00",
+        closes: "18:00",
+        holidays: ["2026-12-25", "2027-01-01"],
+      },
     });
   });
 
   it("puts an unknown time zone's refusal next to the zone field, in Portuguese too", async () => {
     setLocale("pt-BR");
-    mocked.setCalendar.mockRejectedValue({
+    mocked.settingsSetCalendar.mockRejectedValue({
       code: "invalid_calendar",
       message: "unknown time zone Mars/Olympus",
       details: { field: "time_zone" },
@@ -274,7 +250,7 @@ describe("the settings screen", () => {
   });
 
   it("puts a skills directory refusal next to the folder field", async () => {
-    mocked.setSkillsDir.mockRejectedValue({
+    mocked.settingsSetSkillsDir.mockRejectedValue({
       code: "invalid_skills_dir",
       message: 'the skills directory "skills" cannot be used: the path must be absolute',
       details: { field: "skills_dir" },
@@ -286,40 +262,40 @@ describe("the settings screen", () => {
     expect((await within(field("skills_dir")).findByRole("alert")).textContent).toBe(
       "Choose an existing folder Skillcase can read, as a full path.",
     );
-    expect(mocked.setSkillsDir).toHaveBeenCalledWith("skills");
+    expect(mocked.settingsSetSkillsDir).toHaveBeenCalledWith({ path: "skills" });
   });
 
   it("saves the folder chosen in the native picker at once", async () => {
     mocked.pickFolder.mockResolvedValue("/home/ana/skills");
-    mocked.setSkillsDir.mockResolvedValue(view({ skills_dir: "/home/ana/skills" }));
+    mocked.settingsSetSkillsDir.mockResolvedValue(view({ skills_dir: "/home/ana/skills" }));
     await renderLoaded();
     await fireEvent.click(screen.getByRole("button", { name: "Choose…" }));
-    await vi.waitFor(() => expect(mocked.setSkillsDir).toHaveBeenCalledWith("/home/ana/skills"));
+    await vi.waitFor(() => expect(mocked.settingsSetSkillsDir).toHaveBeenCalledWith({ path: "/home/ana/skills" }));
     expect((await screen.findByTestId("skills-dir-in-force")).textContent).toBe("In use now: /home/ana/skills");
   });
 
   it("switches the whole screen to Portuguese when Português is picked, and saves it", async () => {
-    mocked.setLanguage.mockResolvedValue(view());
+    mocked.settingsSetLanguage.mockResolvedValue(view());
     await renderLoaded();
     await fireEvent.click(screen.getByLabelText("Português do Brasil"));
     expect(await screen.findByRole("heading", { level: 1, name: "Configurações" })).toBeTruthy();
     expect(screen.getByRole("heading", { name: "Endpoint do agente" })).toBeTruthy();
-    expect(mocked.setLanguage).toHaveBeenCalledWith("pt-BR");
+    expect(mocked.settingsSetLanguage).toHaveBeenCalledWith({ language: "pt-BR" });
   });
 
   it("pins the dark theme on the page and returns to the system theme", async () => {
-    mocked.setTheme.mockResolvedValue(view());
+    mocked.settingsSetTheme.mockResolvedValue(view());
     await renderLoaded();
     await fireEvent.click(screen.getByLabelText("Dark"));
     expect(document.documentElement.dataset.theme).toBe("dark");
-    expect(mocked.setTheme).toHaveBeenLastCalledWith("dark");
+    expect(mocked.settingsSetTheme).toHaveBeenLastCalledWith({ theme: "dark" });
     await fireEvent.click(screen.getByLabelText("System", { selector: '[name="theme"]' }));
     expect(document.documentElement.dataset.theme).toBeUndefined();
-    expect(mocked.setTheme).toHaveBeenLastCalledWith("system");
+    expect(mocked.settingsSetTheme).toHaveBeenLastCalledWith({ theme: "system" });
   });
 
   it("says so when the settings cannot be read", async () => {
-    mocked.getSettings.mockRejectedValue({ code: "db_error", message: "disk I/O error" });
+    mocked.settingsGet.mockRejectedValue({ code: "db_error", message: "disk I/O error" });
     render(SettingsScreen);
     expect((await screen.findByRole("alert")).textContent).toBe("Settings could not be read: disk I/O error");
   });

@@ -26,8 +26,8 @@ const library = vi.hoisted(() => ({
   dirStatus: null as null | ((s: { available: boolean; message: string | null }) => void),
 }));
 
-vi.mock("$lib/backend", () => ({
-  listSkills: vi.fn(async (query: SkillQuery) => {
+vi.mock("$lib/bindings/commands", () => ({
+  skillsList: vi.fn(async ({ query }: { query: SkillQuery }) => {
     const text = query.text?.toLowerCase() ?? "";
     const items = library.skills
       .filter((s) => !text || s.name.includes(text) || s.description.toLowerCase().includes(text))
@@ -35,7 +35,7 @@ vi.mock("$lib/backend", () => ({
     const offset = query.offset ?? 0;
     return { items: items.slice(offset, offset + (query.limit ?? 100)), total: items.length };
   }),
-  importSkill: vi.fn(async (path: string) => ({
+  skillsImport: vi.fn(async ({ path }: { path: string }) => ({
     name: "frete",
     installed: true,
     dry_run: false,
@@ -46,7 +46,9 @@ vi.mock("$lib/backend", () => ({
     findings: [],
     refused: path.includes("evil") ? "zip_path_traversal" : null,
   })),
-  pickPackages: vi.fn(async () => []),
+  skillsPickPackages: vi.fn(async () => []),
+}));
+vi.mock("$lib/backend", () => ({
   onSkillsChanged: vi.fn(async (handler: () => void) => ((library.changed = handler), () => {})),
   onScanProgress: vi.fn(async () => () => {}),
   onSkillsDirStatus: vi.fn(
@@ -55,7 +57,7 @@ vi.mock("$lib/backend", () => ({
   onFileDrop: vi.fn(async (handler: (d: unknown) => void) => ((library.dropped = handler), () => {})),
 }));
 
-const backend = await import("$lib/backend");
+const commands = await import("$lib/bindings/commands");
 
 describe("the skills library", () => {
   beforeEach(() => {
@@ -86,7 +88,7 @@ describe("the skills library", () => {
     await fireEvent.input(search, { target: { value: "fre" } });
     await fireEvent.input(search, { target: { value: "frete" } });
     await vi.waitFor(() => expect(screen.getByTestId("skill-count").textContent).toBe("1 skill"));
-    const texts = vi.mocked(backend.listSkills).mock.calls.map(([q]) => q.text);
+    const texts = vi.mocked(commands.skillsList).mock.calls.map(([{ query }]) => query.text);
     expect(texts).toEqual([undefined, "frete"]);
   });
 
@@ -96,7 +98,7 @@ describe("the skills library", () => {
     await vi.waitFor(() => expect(screen.getByTestId("skill-count").textContent).toBe("2 skills"));
     await fireEvent.change(screen.getByTestId("filter-validity"), { target: { value: "invalid" } });
     await vi.waitFor(() => expect(screen.getByTestId("skills-empty").textContent).toContain("No skill matches"));
-    expect(vi.mocked(backend.listSkills).mock.calls.at(-1)?.[0].validity).toBe("invalid");
+    expect(vi.mocked(commands.skillsList).mock.calls.at(-1)?.[0].query.validity).toBe("invalid");
   });
 
   it("picks up a skill changed on disk from the change event, without a reload", async () => {
@@ -115,7 +117,7 @@ describe("the skills library", () => {
     library.dropped?.({ type: "drop", paths: ["/a/frete.zip", "/a/evil.zip"] });
     await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("2 of 2 done"));
     expect(screen.queryByTestId("drop-overlay")).toBeNull();
-    expect(vi.mocked(backend.importSkill).mock.calls).toEqual([["/a/frete.zip"], ["/a/evil.zip"]]);
+    expect(vi.mocked(commands.skillsImport).mock.calls).toEqual([[{ path: "/a/frete.zip" }], [{ path: "/a/evil.zip" }]]);
     expect(document.querySelector('[data-source="evil.zip"]')?.getAttribute("data-state")).toBe("refused");
   });
 

@@ -1,19 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { Case, PickedReply } from "$lib/backend";
+import type { Case } from "$lib/bindings/Case";
+import type { PickedReply } from "$lib/bindings/PickedReply";
 import ReplyPanel from "./ReplyPanel.svelte";
 import { aCase } from "../../test/cases";
 
-const pickSavedReplies = vi.fn();
-vi.mock("$lib/backend", () => ({
-  replyToCase: vi.fn(),
-  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
-  takeCase: vi.fn(),
-  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
+const savedRepliesPick = vi.fn();
+vi.mock("$lib/bindings/commands", () => ({
+  savedRepliesPick: (...args: unknown[]) => savedRepliesPick(...args),
+  caseReply: vi.fn(),
+  caseHoldReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  caseTake: vi.fn(),
   casesMe: async () => "Ana Souza",
-  addCaseNote: vi.fn(),
-  pickSavedReplies: (...args: unknown[]) => pickSavedReplies(...args),
+  caseAddNote: vi.fn(),
+}));
+vi.mock("$lib/backend", () => ({
+  hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
 }));
 
 const CASE: Case = aCase();
@@ -39,14 +42,14 @@ async function panelOnResolved(): Promise<void> {
 describe("the saved-reply picker in the reply box", () => {
   beforeEach(() => {
     setLocale("en");
-    pickSavedReplies.mockReset();
-    pickSavedReplies.mockResolvedValue(REPLIES);
+    savedRepliesPick.mockReset();
+    savedRepliesPick.mockResolvedValue(REPLIES);
   });
 
   it("asks for the replies matching what follows #, for the chosen action and the UI language", async () => {
     await panelOnResolved();
     await typeInReply("Hello #refu");
-    expect(pickSavedReplies.mock.calls.at(-1)?.[1]).toEqual({ action: "resolved", language: "en", query: "refu" });
+    expect(savedRepliesPick.mock.calls.at(-1)?.[0].filter).toEqual({ action: "resolved", language: "en", query: "refu" });
     await waitFor(() => expect(screen.getAllByTestId("saved-reply-option")).toHaveLength(2));
   });
 
@@ -86,7 +89,7 @@ describe("the saved-reply picker in the reply box", () => {
   });
 
   it("says when nothing matches the query", async () => {
-    pickSavedReplies.mockResolvedValue([]);
+    savedRepliesPick.mockResolvedValue([]);
     await panelOnResolved();
     await typeInReply("#zzz");
     await waitFor(() => expect(screen.getByTestId("saved-reply-empty").textContent).toContain("No saved reply matches “zzz”."));

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { Case } from "$lib/backend";
+import type { Case } from "$lib/bindings/Case";
 import InboxTabs from "./InboxTabs.svelte";
 import ReplyPanel from "./ReplyPanel.svelte";
 import WaitingTime from "./WaitingTime.svelte";
@@ -9,31 +9,33 @@ import BulkBar from "./BulkBar.svelte";
 import { clock } from "$lib/cases/clock.svelte";
 import { aCase } from "../../test/cases";
 
-const replyToCase = vi.fn();
-const addCaseNote = vi.fn();
-const markCasesRead = vi.fn();
-const cancelCases = vi.fn();
-const assignCases = vi.fn();
-vi.mock("$lib/backend", () => ({
-  assignCases: (...args: unknown[]) => assignCases(...args),
+const caseReply = vi.fn();
+const caseAddNote = vi.fn();
+const casesMarkRead = vi.fn();
+const casesCancel = vi.fn();
+const casesAssign = vi.fn();
+vi.mock("$lib/bindings/commands", () => ({
+  casesAssign: (...args: unknown[]) => casesAssign(...args),
   casesMe: async () => "Ana Souza",
-  replyToCase: (...args: unknown[]) => replyToCase(...args),
-  holdReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
-  takeCase: vi.fn(),
+  caseReply: (...args: unknown[]) => caseReply(...args),
+  caseHoldReply: vi.fn(async () => ({ person: "Ana Souza", until: "2999-01-01T00:00:00.000Z" })),
+  caseTake: vi.fn(),
+  caseAddNote: (...args: unknown[]) => caseAddNote(...args),
+  casesMarkRead: (...args: unknown[]) => casesMarkRead(...args),
+  casesCancel: (...args: unknown[]) => casesCancel(...args),
+}));
+vi.mock("$lib/backend", () => ({
   hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
-  addCaseNote: (...args: unknown[]) => addCaseNote(...args),
-  markCasesRead: (...args: unknown[]) => markCasesRead(...args),
-  cancelCases: (...args: unknown[]) => cancelCases(...args),
 }));
 
 beforeEach(() => {
   setLocale("en");
   localStorage.clear();
-  replyToCase.mockReset();
-  addCaseNote.mockReset();
-  markCasesRead.mockReset();
-  cancelCases.mockReset();
-  assignCases.mockReset();
+  caseReply.mockReset();
+  caseAddNote.mockReset();
+  casesMarkRead.mockReset();
+  casesCancel.mockReset();
+  casesAssign.mockReset();
 });
 
 describe("the inbox tabs", () => {
@@ -85,20 +87,20 @@ describe("the reply panel", () => {
 
   it("sends the action and the text, then forgets the draft", async () => {
     const onsent = vi.fn();
-    replyToCase.mockResolvedValue({ case: aCase({ status: "awaiting_lead" }), events: [], deliveries: [] });
+    caseReply.mockResolvedValue({ case: aCase({ status: "awaiting_lead" }), events: [], deliveries: [] });
     render(ReplyPanel, { current: aCase(), onsent });
     await fireEvent.click(screen.getByRole("radio", { name: /Need info/ }));
     await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Which card was charged?" } });
     await fireEvent.click(screen.getByTestId("send"));
     await vi.waitFor(() => expect(onsent).toHaveBeenCalled());
-    expect(replyToCase).toHaveBeenCalledWith("case-1", "need_lead_info", "Which card was charged?");
+    expect(caseReply).toHaveBeenCalledWith({ id: "case-1", action: "need_lead_info", text: "Which card was charged?" });
     expect(localStorage.getItem("skillcase.case-drafts")).toBe("{}");
   });
 
   it("with Send & next, sends and then asks for the next case", async () => {
     const onnext = vi.fn();
     const answered = aCase({ status: "resolved" });
-    replyToCase.mockResolvedValue({ case: answered, events: [], deliveries: [] });
+    caseReply.mockResolvedValue({ case: answered, events: [], deliveries: [] });
     render(ReplyPanel, { props: { current: aCase(), onsent: () => {}, onnext } });
     await fireEvent.click(screen.getByRole("radio", { name: /Resolved/ }));
     await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Refunded today." } });
@@ -108,7 +110,7 @@ describe("the reply panel", () => {
 
   it("with plain Send, does not open the next case", async () => {
     const onnext = vi.fn();
-    replyToCase.mockResolvedValue({ case: aCase({ status: "resolved" }), events: [], deliveries: [] });
+    caseReply.mockResolvedValue({ case: aCase({ status: "resolved" }), events: [], deliveries: [] });
     const onsent = vi.fn();
     render(ReplyPanel, { props: { current: aCase(), onsent, onnext } });
     await fireEvent.click(screen.getByRole("radio", { name: /Resolved/ }));
@@ -120,7 +122,7 @@ describe("the reply panel", () => {
 
   it("opens the next case after a confirmed escalation sent with Send & next", async () => {
     const onnext = vi.fn();
-    replyToCase.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
+    caseReply.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
     render(ReplyPanel, { props: { current: aCase(), onsent: () => {}, onnext } });
     await fireEvent.click(screen.getByRole("radio", { name: /Escalate/ }));
     await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Legal threat." } });
@@ -131,15 +133,15 @@ describe("the reply panel", () => {
   });
 
   it("asks to confirm an escalation before sending it", async () => {
-    replyToCase.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
+    caseReply.mockResolvedValue({ case: aCase({ status: "escalated" }), events: [], deliveries: [] });
     render(ReplyPanel, { current: aCase(), onsent: () => {} });
     await fireEvent.click(screen.getByRole("radio", { name: /Escalate/ }));
     await fireEvent.input(screen.getByRole("textbox"), { target: { value: "Legal threat." } });
     await fireEvent.click(screen.getByTestId("send"));
-    expect(replyToCase).not.toHaveBeenCalled();
+    expect(caseReply).not.toHaveBeenCalled();
     expect(screen.getByTestId("confirm-escalate").textContent).toContain("Escalate case #1042?");
     await fireEvent.click(screen.getByTestId("confirm-yes"));
-    await vi.waitFor(() => expect(replyToCase).toHaveBeenCalledWith("case-1", "escalate", "Legal threat."));
+    await vi.waitFor(() => expect(caseReply).toHaveBeenCalledWith({ id: "case-1", action: "escalate", text: "Legal threat." }));
   });
 
   it("keeps the draft of a case when the person leaves and comes back", async () => {
@@ -177,14 +179,14 @@ describe("the internal note", () => {
 
   it("saves the note without sending a reply", async () => {
     const onsent = vi.fn();
-    addCaseNote.mockResolvedValue({ case: aCase(), events: [], deliveries: [], promises: [] });
+    caseAddNote.mockResolvedValue({ case: aCase(), events: [], deliveries: [], promises: [] });
     render(ReplyPanel, { current: aCase(), onsent });
     await fireEvent.click(screen.getByTestId("tab-note"));
     await fireEvent.input(screen.getByTestId("note-text"), { target: { value: "Manager approved by phone." } });
     await fireEvent.click(screen.getByTestId("save-note"));
     await vi.waitFor(() => expect(onsent).toHaveBeenCalled());
-    expect(addCaseNote).toHaveBeenCalledWith("case-1", "Manager approved by phone.");
-    expect(replyToCase).not.toHaveBeenCalled();
+    expect(caseAddNote).toHaveBeenCalledWith({ id: "case-1", text: "Manager approved by phone." });
+    expect(caseReply).not.toHaveBeenCalled();
     expect((screen.getByTestId("note-text") as HTMLTextAreaElement).value).toBe("");
   });
 
@@ -194,7 +196,7 @@ describe("the internal note", () => {
     await fireEvent.input(screen.getByTestId("note-text"), { target: { value: "   " } });
     await fireEvent.click(screen.getByTestId("save-note"));
     expect(screen.getByRole("alert").textContent).toBe("Write the note first: an empty note is not saved.");
-    expect(addCaseNote).not.toHaveBeenCalled();
+    expect(caseAddNote).not.toHaveBeenCalled();
   });
 
   it("can be written on a closed case", async () => {
@@ -215,31 +217,31 @@ describe("the internal note", () => {
 describe("the bulk actions bar", () => {
   it("marks the picked cases read and says how many", async () => {
     const ondone = vi.fn();
-    markCasesRead.mockResolvedValue(undefined);
+    casesMarkRead.mockResolvedValue(undefined);
     render(BulkBar, { props: { ids: ["a", "b"], cancellable: true, ondone, onclear: () => {} } });
     expect(screen.getByTestId("bulk-count").textContent).toBe("2 cases selected");
     await fireEvent.click(screen.getByTestId("bulk-read"));
-    expect(markCasesRead).toHaveBeenCalledWith(["a", "b"], true);
+    expect(casesMarkRead).toHaveBeenCalledWith({ ids: ["a", "b"], read: true });
     await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("2 cases marked read."));
   });
 
   it("cancels only with a reason, after asking", async () => {
     const ondone = vi.fn();
-    cancelCases.mockResolvedValue([]);
+    casesCancel.mockResolvedValue([]);
     render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
     await fireEvent.click(screen.getByTestId("bulk-cancel"));
     expect(screen.getByTestId("bulk-cancel-dialog").textContent).toContain("Cancel 1 case?");
     await fireEvent.click(screen.getByTestId("bulk-cancel-yes"));
     expect(screen.getByTestId("bulk-cancel-error").textContent).toBe("Write why these cases are cancelled.");
-    expect(cancelCases).not.toHaveBeenCalled();
+    expect(casesCancel).not.toHaveBeenCalled();
     await fireEvent.input(screen.getByTestId("bulk-cancel-reason"), { target: { value: "Spam" } });
     await fireEvent.click(screen.getByTestId("bulk-cancel-yes"));
-    expect(cancelCases).toHaveBeenCalledWith(["a"], "Spam");
+    expect(casesCancel).toHaveBeenCalledWith({ ids: ["a"], reason: "Spam" });
     await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case cancelled."));
   });
 
   it("says why nothing changed when the backend refuses", async () => {
-    markCasesRead.mockRejectedValue({ code: "case_not_found", message: "no case with id a" });
+    casesMarkRead.mockRejectedValue({ code: "case_not_found", message: "no case with id a" });
     render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone: () => {}, onclear: () => {} } });
     await fireEvent.click(screen.getByTestId("bulk-unread"));
     expect((await screen.findByTestId("bulk-error")).textContent).toBe("Nothing was changed: no case with id a");
@@ -247,32 +249,32 @@ describe("the bulk actions bar", () => {
 
   it("takes the picked cases for the person at this desktop", async () => {
     const ondone = vi.fn();
-    assignCases.mockResolvedValue([]);
+    casesAssign.mockResolvedValue([]);
     render(BulkBar, { props: { ids: ["a", "b"], cancellable: true, ondone, onclear: () => {} } });
     await fireEvent.click(screen.getByTestId("bulk-take"));
     await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("2 cases assigned to Ana Souza."));
-    expect(assignCases).toHaveBeenCalledWith(["a", "b"], "Ana Souza");
+    expect(casesAssign).toHaveBeenCalledWith({ ids: ["a", "b"], assignee: "Ana Souza" });
   });
 
   it("assigns the picked cases to the name typed, and asks for one when blank", async () => {
     const ondone = vi.fn();
-    assignCases.mockResolvedValue([]);
+    casesAssign.mockResolvedValue([]);
     render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
     await fireEvent.click(screen.getByTestId("bulk-assign"));
     await fireEvent.click(screen.getByTestId("bulk-assign-yes"));
     expect(screen.getByTestId("bulk-assign-error").textContent).toBe("Write the name of the person who takes them.");
     await fireEvent.input(screen.getByTestId("bulk-assign-name"), { target: { value: "  Bruno " } });
     await fireEvent.click(screen.getByTestId("bulk-assign-yes"));
-    expect(assignCases).toHaveBeenCalledWith(["a"], "Bruno");
+    expect(casesAssign).toHaveBeenCalledWith({ ids: ["a"], assignee: "Bruno" });
     await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case assigned to Bruno."));
   });
 
   it("unassigns the picked cases", async () => {
     const ondone = vi.fn();
-    assignCases.mockResolvedValue([]);
+    casesAssign.mockResolvedValue([]);
     render(BulkBar, { props: { ids: ["a"], cancellable: true, ondone, onclear: () => {} } });
     await fireEvent.click(screen.getByTestId("bulk-unassign"));
-    expect(assignCases).toHaveBeenCalledWith(["a"], null);
+    expect(casesAssign).toHaveBeenCalledWith({ ids: ["a"], assignee: null });
     await vi.waitFor(() => expect(ondone).toHaveBeenCalledWith("1 case unassigned."));
   });
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { CasePromise } from "$lib/backend";
+import type { Promise as CasePromise } from "$lib/bindings/Promise";
 import { clock } from "$lib/cases/clock.svelte";
 import PromiseLedger from "./PromiseLedger.svelte";
 import PromiseDue from "./PromiseDue.svelte";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { CaseEvent } from "$lib/backend";
+import type { CaseEvent } from "$lib/bindings/CaseEvent";
 import SlaDue from "./SlaDue.svelte";
 import Timeline from "./Timeline.svelte";
 

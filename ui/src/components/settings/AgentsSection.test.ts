@@ -3,16 +3,20 @@ import { fireEvent, render, screen, within } from "@testing-library/svelte";
 import AgentsSection from "./AgentsSection.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import * as backend from "$lib/backend";
-import type { McpClient, McpSetup } from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
+import type { McpClient } from "$lib/bindings/McpClient";
+import type { McpSetup } from "$lib/bindings/McpSetup";
 
+vi.mock("$lib/bindings/commands", () => ({
+  mcpSetup: vi.fn(),
+  mcpClients: vi.fn(),
+}));
 vi.mock("$lib/backend", () => ({
-  getMcpSetup: vi.fn(),
-  getMcpClients: vi.fn(),
   onMcpClientsChanged: vi.fn(),
   copyText: vi.fn(async () => {}),
 }));
 
-const mocked = vi.mocked(backend);
+const mocked = { ...vi.mocked(backend), ...vi.mocked(commands) };
 
 const SETUP: McpSetup = {
   command: "/opt/skillcase/skillcase",
@@ -38,8 +42,8 @@ describe("Settings → Agents (MCP)", () => {
   beforeEach(() => {
     vi.clearAllMocks();
     setLocale("en");
-    mocked.getMcpSetup.mockResolvedValue(SETUP);
-    mocked.getMcpClients.mockResolvedValue([]);
+    mocked.mcpSetup.mockResolvedValue(SETUP);
+    mocked.mcpClients.mockResolvedValue([]);
     mocked.onMcpClientsChanged.mockImplementation(async (handler) => {
       announceChange = handler;
       return () => {};
@@ -64,7 +68,7 @@ describe("Settings → Agents (MCP)", () => {
   });
 
   it("says there is no HTTP URL while the local API is down", async () => {
-    mocked.getMcpSetup.mockResolvedValue({ ...SETUP, http_url: null });
+    mocked.mcpSetup.mockResolvedValue({ ...SETUP, http_url: null });
     await renderSection();
     expect(screen.queryByTestId("mcp-url")).toBeNull();
     expect(screen.getByTestId("mcp-url-down").textContent).toBe("Not available while the local API is not running.");
@@ -91,7 +95,7 @@ describe("Settings → Agents (MCP)", () => {
   });
 
   it("lists each connected client with its name, version, transport and since when", async () => {
-    mocked.getMcpClients.mockResolvedValue([
+    mocked.mcpClients.mockResolvedValue([
       client("claude-code"),
       client("Visual Studio Code", { version: "1.101.0", transport: "streamable_http" }),
     ]);
@@ -107,24 +111,24 @@ describe("Settings → Agents (MCP)", () => {
   it("re-reads the list when a client connects or goes away", async () => {
     await renderSection();
     await screen.findByText("No agent connected.");
-    mocked.getMcpClients.mockResolvedValue([client("codex", { version: "0.9.1" })]);
+    mocked.mcpClients.mockResolvedValue([client("codex", { version: "0.9.1" })]);
     announceChange();
     expect((await screen.findByRole("listitem")).textContent).toContain("codex");
-    mocked.getMcpClients.mockResolvedValue([]);
+    mocked.mcpClients.mockResolvedValue([]);
     announceChange();
     expect(await screen.findByText("No agent connected.")).toBeTruthy();
-    expect(mocked.getMcpClients).toHaveBeenCalledTimes(3);
+    expect(mocked.mcpClients).toHaveBeenCalledTimes(3);
   });
 
   it("shows the newest list when two reads answer out of order", async () => {
     await renderSection();
     await screen.findByText("No agent connected.");
     let answerOlder: (clients: McpClient[]) => void = () => {};
-    mocked.getMcpClients.mockReturnValueOnce(new Promise((resolve) => (answerOlder = resolve)));
+    mocked.mcpClients.mockReturnValueOnce(new Promise((resolve) => (answerOlder = resolve)));
     announceChange();
-    mocked.getMcpClients.mockResolvedValueOnce([]);
+    mocked.mcpClients.mockResolvedValueOnce([]);
     announceChange();
-    await vi.waitFor(() => expect(mocked.getMcpClients).toHaveBeenCalledTimes(3));
+    await vi.waitFor(() => expect(mocked.mcpClients).toHaveBeenCalledTimes(3));
     answerOlder([client("codex")]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.queryByRole("listitem")).toBeNull();
@@ -133,27 +137,27 @@ describe("Settings → Agents (MCP)", () => {
 
   it("reads the setup again when the local API moves to another port", async () => {
     const { rerender } = await renderSection();
-    mocked.getMcpSetup.mockResolvedValue({ ...SETUP, http_url: "http://127.0.0.1:7900/mcp" });
+    mocked.mcpSetup.mockResolvedValue({ ...SETUP, http_url: "http://127.0.0.1:7900/mcp" });
     await rerender({ apiUrl: "http://127.0.0.1:7900" });
     await vi.waitFor(() => expect(screen.getByTestId("mcp-url").textContent).toBe("http://127.0.0.1:7900/mcp"));
   });
 
   it("speaks Portuguese", async () => {
     setLocale("pt-BR");
-    mocked.getMcpClients.mockResolvedValue([client("claude-code")]);
+    mocked.mcpClients.mockResolvedValue([client("claude-code")]);
     await renderSection();
     expect(screen.getByRole("heading", { name: "Agentes (MCP)" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Copiar comando" }).textContent?.trim()).toBe("Copiar");
     expect((await screen.findByRole("listitem")).textContent?.replace(/\s+/g, " ").trim()).toBe(
       "claude-code 2.1.7 stdio conectado há 3 minutos",
     );
-    mocked.getMcpClients.mockResolvedValue([]);
+    mocked.mcpClients.mockResolvedValue([]);
     announceChange();
     expect(await screen.findByText("Nenhum agente conectado.")).toBeTruthy();
   });
 
   it("says why the connected agents could not be read", async () => {
-    mocked.getMcpClients.mockRejectedValue({ code: "internal", message: "boom" });
+    mocked.mcpClients.mockRejectedValue({ code: "internal", message: "boom" });
     await renderSection();
     expect((await within(screen.getByTestId("mcp-clients")).findByRole("alert")).textContent).toBe(
       "The connected agents could not be read: boom",
@@ -161,7 +165,7 @@ describe("Settings → Agents (MCP)", () => {
   });
 
   it("says why the setup could not be read, and still lists the clients", async () => {
-    mocked.getMcpSetup.mockRejectedValue({ code: "internal", message: "no executable" });
+    mocked.mcpSetup.mockRejectedValue({ code: "internal", message: "no executable" });
     render(AgentsSection, { props: { apiUrl: "http://127.0.0.1:7878" } });
     expect((await screen.findByText("How agents connect could not be read: no executable")).getAttribute("role")).toBe("alert");
     expect(await screen.findByText("No agent connected.")).toBeTruthy();

@@ -2,37 +2,16 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import QuietSection from "./QuietSection.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import * as backend from "$lib/backend";
-import type { QuietSettings, SettingsView } from "$lib/backend";
-import { fromMinutes, toMinutes } from "./delay";
+import * as commands from "$lib/bindings/commands";
+import type { QuietSettings } from "$lib/bindings/QuietSettings";
+import { aSettingsView } from "../../test/settings";
+import { delayInput, fromMinutes, toMinutes } from "./delay";
 
-vi.mock("$lib/backend", () => ({ setQuiet: vi.fn() }));
-const mocked = vi.mocked(backend);
+vi.mock("$lib/bindings/commands", () => ({ settingsSetQuiet: vi.fn() }));
+const mocked = vi.mocked(commands);
 
-function view(quiet: QuietSettings): SettingsView {
-  return {
-    workspace: {
-      skills_dir: null,
-      api_port: 7878,
-      policy: {
-        allow_executable: false,
-        allow_critical_findings: false,
-        limits: { max_files: 64, max_file_bytes: 1048576, max_total_bytes: 5242880, asset_extensions: [] },
-      },
-      language: "system",
-      theme: "system",
-      calendar: { time_zone: null, working_days: ["monday"], opens: "09:00", closes: "18:00", holidays: [] },
-      quiet,
-      you: { name: "", email: "" },
-      response_targets: { first_reply_minutes: null, resolution_minutes: null },
-    },
-    skills_dir: "/skills",
-    skills_dir_from_env: false,
-    endpoint: null,
-    agents: [],
-    api: { status: { state: "listening", url: "http://127.0.0.1:7878" }, url: "http://127.0.0.1:7878", token: "t", curl: "c" },
-  };
-}
+/** The settings with the quiet-customer delays `quiet`. */
+const view = (quiet: QuietSettings) => aSettingsView({}, { quiet });
 
 const OFF: QuietSettings = { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 };
 
@@ -54,7 +33,7 @@ describe("the quiet customers section", () => {
   it("saves both delays turned on, in minutes, and hands the fresh view back", async () => {
     const onsaved = vi.fn();
     const saved = view({ remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 });
-    mocked.setQuiet.mockResolvedValue(saved);
+    mocked.settingsSetQuiet.mockResolvedValue(saved);
     render(QuietSection, { props: { view: view(OFF), onsaved } });
     await fireEvent.click(screen.getByLabelText("Remind the customer when they go quiet"));
     const remindAfter = screen.getByLabelText("Remind after");
@@ -63,7 +42,7 @@ describe("the quiet customers section", () => {
     await fireEvent.click(screen.getByLabelText("Close the case if they stay quiet"));
     await fireEvent.input(screen.getByLabelText("Close after"), { target: { value: "2" } });
     await fireEvent.click(screen.getByTestId("quiet-save"));
-    expect(mocked.setQuiet).toHaveBeenCalledWith({ remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 });
+    expect(mocked.settingsSetQuiet).toHaveBeenCalledWith({ quiet: { remind: true, remind_after_minutes: 90, close: true, close_after_minutes: 120 } });
     await screen.findByText("Saved.");
     expect(onsaved).toHaveBeenCalledWith(saved);
   });
@@ -72,13 +51,13 @@ describe("the quiet customers section", () => {
     render(QuietSection, { props: { view: view({ ...OFF, remind: true }), onsaved: () => {} } });
     await fireEvent.input(screen.getByLabelText("Remind after"), { target: { value: "1.5" } });
     await fireEvent.click(screen.getByTestId("quiet-save"));
-    expect(mocked.setQuiet).not.toHaveBeenCalled();
+    expect(mocked.settingsSetQuiet).not.toHaveBeenCalled();
     expect(document.querySelector('[data-error="remind_after_minutes"]')?.textContent).toBe("Enter a whole number.");
   });
 
   it("shows the backend's refusal next to the delay it names, in Portuguese", async () => {
     setLocale("pt-BR");
-    mocked.setQuiet.mockRejectedValue({
+    mocked.settingsSetQuiet.mockRejectedValue({
       code: "invalid_quiet_delay",
       message: "the quiet-customer delay close_after_minutes is 0 minutes",
       details: { field: "close_after_minutes" },
@@ -96,5 +75,10 @@ describe("delays in minutes or hours", () => {
     expect(fromMinutes(1440)).toEqual({ amount: 24, unit: "hours" });
     expect(fromMinutes(90)).toEqual({ amount: 90, unit: "minutes" });
     expect(toMinutes(3, "hours")).toBe(180);
+  });
+
+  it("puts a saved delay in the form with its switch, the amount as typed", () => {
+    expect(delayInput(true, 120)).toEqual({ on: true, amount: "2", unit: "hours" });
+    expect(delayInput(false, 45)).toEqual({ on: false, amount: "45", unit: "minutes" });
   });
 });

@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { SavedReply } from "$lib/backend";
+import type { SavedReply } from "$lib/bindings/SavedReply";
 import SavedRepliesSection from "./SavedRepliesSection.svelte";
 
-const listSavedReplies = vi.fn();
-const createSavedReply = vi.fn();
-const deleteSavedReply = vi.fn();
-vi.mock("$lib/backend", () => ({
-  listSavedReplies: (...a: unknown[]) => listSavedReplies(...a),
-  createSavedReply: (...a: unknown[]) => createSavedReply(...a),
-  updateSavedReply: vi.fn(),
-  deleteSavedReply: (...a: unknown[]) => deleteSavedReply(...a),
-  importSavedReplies: vi.fn(),
-  exportSavedReplies: vi.fn(),
+const savedRepliesList = vi.fn();
+const savedReplyCreate = vi.fn();
+const savedReplyDelete = vi.fn();
+vi.mock("$lib/bindings/commands", () => ({
+  savedRepliesList: (...a: unknown[]) => savedRepliesList(...a),
+  savedReplyCreate: (...a: unknown[]) => savedReplyCreate(...a),
+  savedReplyUpdate: vi.fn(),
+  savedReplyDelete: (...a: unknown[]) => savedReplyDelete(...a),
+  savedRepliesImport: vi.fn(),
+  savedRepliesExport: vi.fn(),
   pickOpenFile: vi.fn(),
   pickSaveFile: vi.fn(),
 }));
@@ -23,13 +23,13 @@ const THANKS: SavedReply = { id: "r1", title: "Thanks", body: "Thank you, {{lead
 describe("Settings → Saved replies", () => {
   beforeEach(() => {
     setLocale("en");
-    listSavedReplies.mockReset();
-    createSavedReply.mockReset();
-    deleteSavedReply.mockReset();
+    savedRepliesList.mockReset();
+    savedReplyCreate.mockReset();
+    savedReplyDelete.mockReset();
   });
 
   it("lists each saved reply with the answer and language it is offered for", async () => {
-    listSavedReplies.mockResolvedValue([THANKS]);
+    savedRepliesList.mockResolvedValue([THANKS]);
     render(SavedRepliesSection, { props: {} });
     const row = await screen.findByTestId("saved-reply-row");
     expect(row.textContent).toContain("Thanks");
@@ -38,8 +38,8 @@ describe("Settings → Saved replies", () => {
   });
 
   it("shows an unknown variable next to the text, naming it", async () => {
-    listSavedReplies.mockResolvedValue([]);
-    createSavedReply.mockRejectedValue({ code: "unknown_variable", message: "x", details: { field: "body", variable: "lead.nmae" } });
+    savedRepliesList.mockResolvedValue([]);
+    savedReplyCreate.mockRejectedValue({ code: "unknown_variable", message: "x", details: { field: "body", variable: "lead.nmae" } });
     render(SavedRepliesSection, { props: {} });
     await fireEvent.click(await screen.findByTestId("reply-add"));
     await fireEvent.input(screen.getByLabelText("Title"), { target: { value: "Hi" } });
@@ -49,23 +49,23 @@ describe("Settings → Saved replies", () => {
   });
 
   it("sends a new reply for all answers and both languages when none is chosen", async () => {
-    listSavedReplies.mockResolvedValue([]);
-    createSavedReply.mockResolvedValue(THANKS);
+    savedRepliesList.mockResolvedValue([]);
+    savedReplyCreate.mockResolvedValue(THANKS);
     render(SavedRepliesSection, { props: {} });
     await fireEvent.click(await screen.findByTestId("reply-add"));
     await fireEvent.input(screen.getByLabelText("Title"), { target: { value: "Thanks" } });
     await fireEvent.input(screen.getByLabelText("Text"), { target: { value: "Thank you!" } });
     await fireEvent.click(screen.getByTestId("reply-save"));
-    await waitFor(() => expect(createSavedReply).toHaveBeenCalledWith({ title: "Thanks", body: "Thank you!", action: null, language: null }));
+    await waitFor(() => expect(savedReplyCreate).toHaveBeenCalledWith({ input: { title: "Thanks", body: "Thank you!", action: null, language: null } }));
   });
 
   it("deletes only after the confirmation", async () => {
-    listSavedReplies.mockResolvedValue([THANKS]);
-    deleteSavedReply.mockResolvedValue(undefined);
+    savedRepliesList.mockResolvedValue([THANKS]);
+    savedReplyDelete.mockResolvedValue(undefined);
     render(SavedRepliesSection, { props: {} });
     await fireEvent.click(await screen.findByTestId("reply-delete"));
-    expect(deleteSavedReply).not.toHaveBeenCalled();
+    expect(savedReplyDelete).not.toHaveBeenCalled();
     await fireEvent.click(await screen.findByTestId("reply-delete-yes"));
-    await waitFor(() => expect(deleteSavedReply).toHaveBeenCalledWith("r1"));
+    await waitFor(() => expect(savedReplyDelete).toHaveBeenCalledWith({ id: "r1" }));
   });
 });

@@ -2,17 +2,17 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import TeamInboxSection from "./TeamInboxSection.svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import * as backend from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
 
-vi.mock("$lib/backend", () => ({
+vi.mock("$lib/bindings/commands", () => ({
   teamInbox: vi.fn(),
-  testTeamDatabase: vi.fn(),
-  saveTeamDatabase: vi.fn(),
-  restartApp: vi.fn(),
-  copyInboxToTeam: vi.fn(),
+  teamDatabaseTest: vi.fn(),
+  teamDatabaseSave: vi.fn(),
+  appRestart: vi.fn(),
+  teamCopyInbox: vi.fn(),
 }));
 
-const mocked = vi.mocked(backend);
+const mocked = vi.mocked(commands);
 const EMBEDDED = { url: null, source: "embedded" as const, saved: null, problem: null };
 
 async function typeUrl(value: string) {
@@ -22,8 +22,8 @@ async function typeUrl(value: string) {
 beforeEach(() => {
   setLocale("en");
   mocked.teamInbox.mockReset().mockResolvedValue(EMBEDDED);
-  mocked.testTeamDatabase.mockReset();
-  mocked.saveTeamDatabase.mockReset();
+  mocked.teamDatabaseTest.mockReset();
+  mocked.teamDatabaseSave.mockReset();
 });
 
 describe("Settings → Team inbox", () => {
@@ -33,17 +33,17 @@ describe("Settings → Team inbox", () => {
   });
 
   it("tests the typed connection string and says what answered", async () => {
-    mocked.testTeamDatabase.mockResolvedValue({ url: "postgres://ana:****@db/support", server_version: "15.18", cases: 0 });
+    mocked.teamDatabaseTest.mockResolvedValue({ url: "postgres://ana:****@db/support", server_version: "15.18", cases: 0 });
     render(TeamInboxSection);
     await typeUrl("postgres://ana:s3cret@db/support");
     await fireEvent.click(screen.getByTestId("team-test"));
-    expect(mocked.testTeamDatabase).toHaveBeenCalledWith("postgres://ana:s3cret@db/support");
+    expect(mocked.teamDatabaseTest).toHaveBeenCalledWith({ url: "postgres://ana:s3cret@db/support" });
     expect((await screen.findByTestId("team-test-result")).textContent).toContain("15.18");
   });
 
   it("offers an empty team database this desktop's cases and says what was copied", async () => {
-    mocked.testTeamDatabase.mockResolvedValue({ url: "postgres://db/support", server_version: "15.18", cases: 0 });
-    mocked.copyInboxToTeam.mockResolvedValue({
+    mocked.teamDatabaseTest.mockResolvedValue({ url: "postgres://db/support", server_version: "15.18", cases: 0 });
+    mocked.teamCopyInbox.mockResolvedValue({
       tables: [
         { table: "cases", rows: 3, sha256: "a".repeat(64) },
         { table: "case_events", rows: 7, sha256: "b".repeat(64) },
@@ -53,12 +53,12 @@ describe("Settings → Team inbox", () => {
     await typeUrl("postgres://db/support");
     await fireEvent.click(screen.getByTestId("team-test"));
     await fireEvent.click(await screen.findByTestId("team-copy"));
-    expect(mocked.copyInboxToTeam).toHaveBeenCalledWith("postgres://db/support");
+    expect(mocked.teamCopyInbox).toHaveBeenCalledWith({ url: "postgres://db/support" });
     expect((await screen.findByTestId("team-copied")).textContent).toContain("Copied 3 cases");
   });
 
   it("saves for the next start, clears the field and offers a restart", async () => {
-    mocked.saveTeamDatabase.mockResolvedValue({ ...EMBEDDED, saved: "postgres://ana:****@db/support" });
+    mocked.teamDatabaseSave.mockResolvedValue({ ...EMBEDDED, saved: "postgres://ana:****@db/support" });
     render(TeamInboxSection);
     await typeUrl("postgres://ana:s3cret@db/support");
     await fireEvent.click(screen.getByTestId("team-save"));

@@ -11,3 +11,16 @@ export function fromMinutes(minutes: number): { amount: number; unit: Unit } {
 export function toMinutes(amount: number, unit: Unit): number {
   return unit === "hours" ? amount * 60 : amount;
 }
+
+/** A delay in a form: its switch, and the amount and unit as typed. */
+export interface DelayInput {
+  on: boolean;
+  amount: string;
+  unit: Unit;
+}
+
+/** The form's delay for a saved one: switched `on`, `minutes` shown in whole hours if they make them. */
+export function delayInput(on: boolean, minutes: number): DelayInput {
+  const { amount, unit } = fromMinutes(minutes);
+  return { on, amount: String(amount), unit };
+}

@@ -1,13 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/svelte";
 import type { InstallPlace } from "$lib/bindings/InstallPlace";
-import * as backend from "$lib/backend";
+import * as commands from "$lib/bindings/commands";
 import { setLocale } from "$lib/i18n/index.svelte";
 import InstallDialog from "./InstallDialog.svelte";
 
-vi.mock("$lib/backend", () => ({
-  installSkill: vi.fn(),
+vi.mock("$lib/bindings/commands", () => ({
+  skillInstall: vi.fn(),
   pickFolder: vi.fn(async () => null),
+}));
+vi.mock("$lib/backend", () => ({
   hasCode: (err: { code: string }, ...codes: string[]) => codes.includes(err.code),
 }));
 
@@ -38,23 +40,23 @@ describe("InstallDialog", () => {
   });
 
   it("installs into the ticked agents at the chosen level", async () => {
-    vi.mocked(backend.installSkill).mockResolvedValueOnce({ name: "frete", version: 3, source: { kind: "folder", path: "/x" }, files: 2, places: [] });
+    vi.mocked(commands.skillInstall).mockResolvedValueOnce({ name: "frete", version: 3, source: { kind: "folder", path: "/x" }, files: 2, places: [] });
     const oninstalled = open();
     await fireEvent.click(screen.getByRole("checkbox", { name: /Cursor/ }));
     await fireEvent.click(screen.getByRole("button", { name: "Install" }));
     await vi.waitFor(() => expect(oninstalled).toHaveBeenCalled());
-    expect(vi.mocked(backend.installSkill)).toHaveBeenLastCalledWith(
-      "frete",
-      [
+    expect(vi.mocked(commands.skillInstall)).toHaveBeenLastCalledWith({
+      name: "frete",
+      targets: [
         { agent: "codex", project: null },
         { agent: "cursor", project: null },
       ],
-      false,
-    );
+      force: false,
+    });
   });
 
   it("offers to replace only after a conflict, and then installs with force", async () => {
-    vi.mocked(backend.installSkill)
+    vi.mocked(commands.skillInstall)
       .mockRejectedValueOnce({ code: "install_conflict", message: "taken; pass --force", details: { target: "/home/ana/.codex/skills", name: "frete" } })
       .mockResolvedValueOnce({ name: "frete", version: 3, source: { kind: "folder", path: "/x" }, files: 2, places: [] });
     open();
@@ -66,6 +68,6 @@ describe("InstallDialog", () => {
     );
     await fireEvent.click(replace);
     await fireEvent.click(screen.getByRole("button", { name: "Install" }));
-    await vi.waitFor(() => expect(vi.mocked(backend.installSkill)).toHaveBeenLastCalledWith("frete", [{ agent: "codex", project: null }], true));
+    await vi.waitFor(() => expect(vi.mocked(commands.skillInstall)).toHaveBeenLastCalledWith({ name: "frete", targets: [{ agent: "codex", project: null }], force: true }));
   });
 });

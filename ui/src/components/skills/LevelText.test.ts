@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
-import type { Activation } from "$lib/backend";
+import type { Activation } from "$lib/bindings/Activation";
 import LevelText from "./LevelText.svelte";
 
 // Level 2 as the Rust core sends it: the text and the same text cut into its parts.

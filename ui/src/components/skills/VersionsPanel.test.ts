@@ -17,11 +17,11 @@ const version = (id: number, source: VersionInfo["source"], live: boolean): Vers
   live,
 });
 
-vi.mock("$lib/backend", () => ({
+vi.mock("$lib/bindings/commands", () => ({
   // Database ids are shared by every skill: this skill's versions are 13, 14 and 20.
   skillVersions: vi.fn(async () => [version(20, "edit", true), version(14, "watch", false), version(13, "import", false)]),
   skillDiff: vi.fn(async () => []),
-  restoreVersion: vi.fn(),
+  skillRestore: vi.fn(),
 }));
 
 describe("VersionsPanel", () => {

@@ -1,16 +1,9 @@
-// The only way components reach Rust: typed functions per area, re-exported here. They call the
-// command functions and events generated from the Rust declarations (`../bindings/commands.ts`,
-// `../bindings/events.ts`); the types come from ts-rs — never written by hand. Tests mock this
-// module (`vi.mock("$lib/backend")`).
-export type { ErrorBody } from "../bindings/ErrorBody";
-export type { ErrorCode } from "../bindings/ErrorCode";
-export { hasCode, toErrorBody } from "./core";
-export * from "./app";
-export * from "./skills";
-export * from "./cases";
-export * from "./settings";
-export * from "./mcp";
-export * from "./dialog";
-export * from "./replies";
-export * from "./remote";
-export * from "./team";
+// What the window needs from the shell beyond a command call: the error codes, the events that
+// keep views live, the file drop and the clipboard. Commands are called through the functions
+// generated from their Rust declarations (`../bindings/commands.ts`), and every type comes from
+// ts-rs (`../bindings/`). Tests mock this module and the generated commands
+// (`vi.mock("$lib/backend")`, `vi.mock("$lib/bindings/commands")`).
+export { hasCode } from "./core";
+export * from "./events";
+export * from "./drop";
+export * from "./clipboard";

@@ -17,9 +17,11 @@ export const inbox = $state<{
   revision: number;
   /** The id of the case that changed last, so a detail view reloads only for its case. */
   changed: string | null;
+  /** Whether that change was this window's own write, whose result the window already shows. */
+  own: boolean;
   /** A case someone asked to open from outside the screen (the toast's Open). */
   openRequest: string | null;
-}>({ counts: null, notice: null, revision: 0, changed: null, openRequest: null });
+}>({ counts: null, notice: null, revision: 0, changed: null, own: false, openRequest: null });
 
 /** How long the new-case toast stays up. */
 export const NOTICE_MS = 8_000;
@@ -34,8 +36,46 @@ export async function refreshCounts(): Promise<void> {
   }
 }
 
+/** How long the change event of a write this window made is waited for; a change after that is
+ * someone else's. */
+export const ECHO_MS = 2_000;
+
+/** Per case, the writes of this window whose change event has not come back yet. */
+const echoes = new Map<string, number>();
+
+function expect(id: string): void {
+  echoes.set(id, (echoes.get(id) ?? 0) + 1);
+}
+
+/** Forgets one expected echo of case `id`; answers whether there was one. */
+function consume(id: string): boolean {
+  const n = echoes.get(id) ?? 0;
+  if (n === 0) return false;
+  if (n === 1) echoes.delete(id);
+  else echoes.set(id, n - 1);
+  return true;
+}
+
+/**
+ * Runs `write`, a change this window makes to case `id` whose result (the case as the write left
+ * it) the caller shows at once: the change event it sends back marks the change as the window's
+ * own, so the case's detail does not read it again (the list and the counts still follow).
+ */
+export async function ownWrite<T>(id: string, write: () => Promise<T>): Promise<T> {
+  expect(id);
+  try {
+    const result = await write();
+    setTimeout(() => consume(id), ECHO_MS);
+    return result;
+  } catch (err) {
+    consume(id);
+    throw err;
+  }
+}
+
 /** A change to case `id`; an empty id (the team inbox reconnected) may have touched any case. */
 function touched(id: string | null): void {
+  inbox.own = id ? consume(id) : false;
   inbox.changed = id || null;
   inbox.revision += 1;
   void refreshCounts();

@@ -7,6 +7,7 @@ import type { CaseWithTimeline } from "../bindings/CaseWithTimeline";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import type { HumanAction } from "../bindings/HumanAction";
 import { hasCode } from "../backend";
+import { ownWrite } from "../inbox.svelte";
 import { t } from "../i18n/index.svelte";
 import { actionAllowed, needsConfirmation } from "./actions";
 import { clearDraft, type Draft } from "./drafts";
@@ -59,7 +60,8 @@ export class ReplyComposer {
     this.sending = true;
     this.error = null;
     try {
-      const updated = await commands.caseReply({ id: current.id, action: this.action, text: this.text });
+      const { action, text } = this;
+      const updated = await ownWrite(current.id, () => commands.caseReply({ id: current.id, action, text }));
       clearDraft(current.id);
       this.action = null;
       this.text = "";

@@ -2,7 +2,7 @@
 //! sockets, slow uploads, resting keep-alive connections. Timeouts are
 //! shortened through `ApiConfig` so each attack takes a second or so.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

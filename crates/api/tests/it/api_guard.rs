@@ -1,6 +1,6 @@
 //! `POST /v1/guard/before-send` over real loopback sockets (SPEC B5).
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use skillcase_testkit::http::conforms;

@@ -1,7 +1,7 @@
 //! The case endpoints over real loopback sockets (SPEC B2, B4), and the OpenAPI document checked
 //! against what the server really routes and answers.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

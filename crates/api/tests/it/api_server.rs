@@ -1,6 +1,6 @@
 //! The local agent API's protections, checked over real loopback sockets (SPEC B4).
 
-mod support;
+use crate::support;
 
 use std::net::{IpAddr, Ipv4Addr};
 

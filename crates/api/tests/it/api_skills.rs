@@ -1,6 +1,6 @@
 //! The skills endpoints over real loopback sockets (SPEC A6–A7, B4).
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::Live;

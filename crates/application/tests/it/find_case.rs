@@ -1,7 +1,7 @@
 //! `App::find_case`: a person names a case by its number (`1042`, `#1042`) or its id, and an
 //! unknown one is `case_not_found` saying which number or id was looked for.
 
-mod support;
+use crate::support;
 
 use skillcase_application::App;
 use support::{a_case, app};

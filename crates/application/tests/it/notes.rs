@@ -1,7 +1,7 @@
 //! A person's internal note through the application: saved on the timeline, announced, never
 //! relayed to the agent, and the case keeps its status.
 
-mod support;
+use crate::support;
 
 use skillcase_application::domain::cases::model::{CaseStatus, EventKind};
 use skillcase_application::domain::common::events::DomainEvent;

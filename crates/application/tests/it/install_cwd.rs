@@ -22,7 +22,7 @@ fn write(root: &Path, rel: &str, text: &str) {
 #[test]
 fn the_window_install_takes_the_library_skill_even_beside_a_folder_of_that_name() {
     in_own_process(
-        "the_window_install_takes_the_library_skill_even_beside_a_folder_of_that_name",
+        "install_cwd::the_window_install_takes_the_library_skill_even_beside_a_folder_of_that_name",
         |process| {
             let dir = tempfile::tempdir().unwrap();
             process.current_dir(dir.path());

@@ -2,7 +2,7 @@
 //! Settings → You (the system user until then); Take gives them the case, Mine shows their
 //! cases, every event they write carries that name, and each change is announced.
 
-mod support;
+use crate::support;
 
 use skillcase_application::alerts::CaseAlert;
 use skillcase_application::domain::cases::model::{EventKind, HumanAction};

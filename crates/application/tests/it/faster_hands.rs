@@ -1,7 +1,7 @@
 //! Faster hands in the inbox through the application: Send & next finds the next case waiting
 //! on the person, and bulk actions change several cases at once, announcing each.
 
-mod support;
+use crate::support;
 
 use skillcase_application::domain::cases::model::{CaseStatus, HumanAction};
 use skillcase_application::domain::common::events::DomainEvent;

@@ -3,7 +3,7 @@
 //! installed as a fork and listed in the inventory with its catalog URL; a real `skillcase serve`
 //! (its skills directory and the factory catalog) is a catalog too, over MCP; bad input exits 1 with its stable code.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

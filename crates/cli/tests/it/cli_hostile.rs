@@ -4,7 +4,7 @@
 //! stopping on SIGTERM.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

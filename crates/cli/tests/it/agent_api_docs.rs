@@ -8,7 +8,7 @@
 //! on that case, as the desktop app would, so the agent-side examples that need `awaiting_lead`
 //! can run.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;
@@ -19,7 +19,7 @@ use skillcase_cases::transition;
 use skillcase_store::db;
 use support::process::ServeProcess;
 
-const DOC: &str = include_str!("../../../docs/agent-api.md");
+const DOC: &str = include_str!("../../../../docs/agent-api.md");
 const PERSON_ASKS: &str = "<!-- test: a person asks the lead -->";
 
 /// One `sh` block and whether a person must ask the lead before it runs.

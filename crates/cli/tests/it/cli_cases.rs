@@ -3,7 +3,7 @@
 //! that parses, a case shown by number, a reply that changes the status and queues one delivery,
 //! a refused reply that changes nothing, and an unknown number's code.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use skillcase_application::domain::cases::model::{Case, CaseStatus, DeliveryState, HumanAction, NewCase};

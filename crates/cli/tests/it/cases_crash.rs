@@ -2,7 +2,7 @@
 //! `skillcase serve` process starts delivering them and is killed with SIGKILL mid-way, a new
 //! process resumes, and every reply reaches the agent — none lost, none under a second id.
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! 200 replies while one of them is killed with SIGKILL again and again (and started again). No
 //! reply is lost, and each reply reaches the agent under exactly one `webhook-id`.
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! desktop's inbox into an empty team database and verifies it, and `cases … --database` works
 //! the same inbox from any data directory (SQLite and PostgreSQL alike).
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! to the person running it, assign gives it to a name or to nobody, the views split the inbox,
 //! a closed case refuses with `invalid_transition`, and assign needs `--to` or `--nobody`.
 
-mod support;
+use crate::support;
 
 use skillcase_application::domain::cases::model::{Case, HumanAction};
 use skillcase_application::{App, AppOptions};

@@ -157,7 +157,7 @@ fn each_sarif_result_names_its_rule_level_and_region() {
 /// How many rules the scan has, read from the documented table so the test binary needs no
 /// dependency on the skill crate.
 fn skillcase_skill_rules() -> usize {
-    let doc = include_str!("../../../docs/finding-codes.md");
+    let doc = include_str!("../../../../docs/finding-codes.md");
     let scan = &doc[doc.find("## Security scan").unwrap()..];
     scan.lines().filter(|l| l.starts_with("| `")).count()
 }

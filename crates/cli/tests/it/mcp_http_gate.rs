@@ -2,7 +2,7 @@
 //! Origin rules and body limit as every other endpoint, and an open notification stream never
 //! keeps `skillcase serve` from stopping.
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};

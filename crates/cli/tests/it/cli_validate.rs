@@ -167,6 +167,7 @@ fn a_package_larger_than_any_archive_is_refused_unread() {
     let tmp = TempDir::new().unwrap();
     let huge = tmp.path().join("huge.zip");
     skillcase_testkit::hostile::sparse_file(&huge, b"PK\x03\x04", 3 * 1024 * 1024 * 1024);
+    #[expect(clippy::zombie_processes, reason = "reaped by wait4, which reports this child's own peak")]
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skillcase"))
         .args(["validate", huge.to_str().unwrap(), "--format", "json"])
         .stdout(std::process::Stdio::piped())

@@ -1,7 +1,7 @@
 //! `skillcase serve --skills-dir DIR` watches DIR: a skill created, broken or fixed there shows
 //! in (or leaves) the level-1 index within one second (SPEC A9, issue #4 "Headless use").
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

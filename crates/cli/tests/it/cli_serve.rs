@@ -1,6 +1,6 @@
 //! `skillcase serve` and `skillcase token` as a script would use them.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! scenario; the scripts in `tests/mcp-clients/` raise on any check that fails and print what
 //! they saw as JSON, which the test then holds to the specification.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 #[test]
 fn the_committed_model_is_what_train_guard_produces_from_the_data() {
     let trained = skillcase_guard::train::train_shipped().to_bytes();
-    let committed: &[u8] = include_bytes!("../model/guard.bin");
+    let committed: &[u8] = include_bytes!("../../model/guard.bin");
     assert_eq!(
         trained.len(),
         committed.len(),

@@ -10,7 +10,7 @@ use skillcase_testkit::own_process::in_own_process;
 #[test]
 fn a_data_directory_given_by_skillcase_data_dir_is_named_in_the_stdio_command() {
     in_own_process(
-        "a_data_directory_given_by_skillcase_data_dir_is_named_in_the_stdio_command",
+        "mcp_setup_from_env::a_data_directory_given_by_skillcase_data_dir_is_named_in_the_stdio_command",
         |process| {
             let dir = tempfile::tempdir().unwrap();
             process.env(DATA_DIR_ENV, dir.path());

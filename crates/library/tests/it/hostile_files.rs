@@ -4,7 +4,7 @@
 //! starts. The readers must never see a byte from outside the skill, and no thread may be held.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::sync::mpsc;
 use std::sync::Arc;

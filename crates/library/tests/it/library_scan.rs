@@ -1,7 +1,7 @@
 //! The library's scan of the skills directory and catalog (SPEC A9): listing, validity,
 //! versions recorded for what is on disk, origins, and an unavailable directory.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! Changing the library (SPEC A8, A9): import, catalog install and override, rollback, diff and
 //! the safe edits — each on real folders, a real database and a real blob store.
 
-mod support;
+use crate::support;
 use skillcase_testkit::zips;
 
 use std::fs;

@@ -1,7 +1,7 @@
 //! Matching and activation through the library (SPEC A7): recorded rows, the per-conversation
 //! active set that level-3 reads need (SPEC A6), and the per-day counts the UI charts.
 
-mod support;
+use crate::support;
 
 use skillcase_common::error::Coded;
 use skillcase_testkit::skills::{skill_md, write_skill};

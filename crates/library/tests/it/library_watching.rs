@@ -5,7 +5,7 @@
 //! Deadlines are generous (the machine is shared); these test behaviour, not latency, which the
 //! `watch` bench measures.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::sync::Arc;
@@ -127,7 +127,7 @@ fn an_unreadable_folder_is_reported_on_its_skill_and_a_new_skill_elsewhere_still
     use skillcase_common::events::DomainEvent;
     use std::os::unix::fs::PermissionsExt;
     skillcase_testkit::hostile::as_unprivileged(
-        "an_unreadable_folder_is_reported_on_its_skill_and_a_new_skill_elsewhere_still_appears",
+        "library_watching::an_unreadable_folder_is_reported_on_its_skill_and_a_new_skill_elsewhere_still_appears",
         || {
             let workspace = Workspace::new();
             write_simple(&workspace.skills(), "frete", "Shipping rules.");

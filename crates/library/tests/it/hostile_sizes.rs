@@ -5,7 +5,7 @@
 //! stays far below the file.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -49,7 +49,7 @@ fn codes(findings: &[Finding]) -> Vec<(&str, &str)> {
 
 #[test]
 fn a_2_gb_skill_md_without_a_closing_line_is_refused_unread() {
-    alone("a_2_gb_skill_md_without_a_closing_line_is_refused_unread", || {
+    alone("hostile_sizes::a_2_gb_skill_md_without_a_closing_line_is_refused_unread", || {
         let findings = scan_with(|bad| {
             sparse_file(&bad.join("SKILL.md"), b"---\nname: bad\ndescription: never closed\n", TWO_GB)
         });
@@ -59,7 +59,7 @@ fn a_2_gb_skill_md_without_a_closing_line_is_refused_unread() {
 
 #[test]
 fn a_2_gb_skill_config_yaml_is_refused_unread() {
-    alone("a_2_gb_skill_config_yaml_is_refused_unread", || {
+    alone("hostile_sizes::a_2_gb_skill_config_yaml_is_refused_unread", || {
         let findings = scan_with(|bad| {
             std::fs::write(bad.join("SKILL.md"), skill_md("bad", "Has a huge config.")).unwrap();
             sparse_file(&bad.join("skill.config.yaml"), b"category: vendas\n", TWO_GB);
@@ -70,7 +70,7 @@ fn a_2_gb_skill_config_yaml_is_refused_unread() {
 
 #[test]
 fn a_skill_config_yaml_linked_to_dev_zero_is_refused_unread() {
-    alone("a_skill_config_yaml_linked_to_dev_zero_is_refused_unread", || {
+    alone("hostile_sizes::a_skill_config_yaml_linked_to_dev_zero_is_refused_unread", || {
         let findings = scan_with(|bad| {
             std::fs::write(bad.join("SKILL.md"), skill_md("bad", "Has an endless config.")).unwrap();
             std::os::unix::fs::symlink("/dev/zero", bad.join("skill.config.yaml")).unwrap();
@@ -81,7 +81,7 @@ fn a_skill_config_yaml_linked_to_dev_zero_is_refused_unread() {
 
 #[test]
 fn a_skill_md_linked_to_dev_zero_is_refused_unread() {
-    alone("a_skill_md_linked_to_dev_zero_is_refused_unread", || {
+    alone("hostile_sizes::a_skill_md_linked_to_dev_zero_is_refused_unread", || {
         let findings =
             scan_with(|bad| std::os::unix::fs::symlink("/dev/zero", bad.join("SKILL.md")).unwrap());
         assert_eq!(codes(&findings), [("symlink", "SKILL.md")]);

@@ -415,7 +415,7 @@ fn a_tree_larger_than_the_folder_limit_is_watched_up_to_it_and_the_rest_is_resca
 fn an_unreadable_folder_is_reported_and_everything_else_stays_watched() {
     use std::os::unix::fs::PermissionsExt;
     skillcase_testkit::hostile::as_unprivileged(
-        "an_unreadable_folder_is_reported_and_everything_else_stays_watched",
+        "watch::an_unreadable_folder_is_reported_and_everything_else_stays_watched",
         || {
             let dir = tempfile::tempdir().unwrap();
             write_skill(dir.path(), "frete");

@@ -1,7 +1,7 @@
 //! Golden tests for the three disclosure levels (SPEC A6): the skills are built here, the exact
 //! text the agent receives sits next to them, byte for byte.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 

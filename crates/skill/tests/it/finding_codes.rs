@@ -9,10 +9,10 @@ use skillcase_skill::archive::codes as archive_codes;
 use skillcase_skill::scan::RULES;
 use skillcase_skill::validate::ALL_CODES as VALIDATION_CODES;
 
-const DOC: &str = include_str!("../../../docs/finding-codes.md");
+const DOC: &str = include_str!("../../../../docs/finding-codes.md");
 /// Where the security scan's own table starts (its columns differ: category and one severity).
 const SCAN_HEADING: &str = "## Security scan";
-const ARCHIVE_CODES_RS: &str = include_str!("../src/archive/codes.rs");
+const ARCHIVE_CODES_RS: &str = include_str!("../../src/archive/codes.rs");
 
 /// The validation and zip table: everything before the scan's section.
 fn validation_table() -> &'static str {

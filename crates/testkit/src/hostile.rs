@@ -39,8 +39,9 @@ pub fn peak_resident_bytes() -> Option<u64> {
 
 /// Runs `scenario` where file permissions bind, so a `chmod 000` folder really is unreadable:
 /// directly when this process is not root; as root (CI runs as root, and root reads such a folder
-/// anyway) by running the test named `test` again, in a child process of this same test binary,
-/// as the user `nobody` (65534), and failing if it fails there. When the system does not let root
+/// anyway) by running the test named `test` (its full name as the harness lists it,
+/// `module::name`) again, in a child process of this same test binary, as the user `nobody`
+/// (65534), and failing if it fails there. When the system does not let root
 /// switch users (a container without `CAP_SETUID`), it says so and runs nothing.
 #[cfg(unix)]
 pub fn as_unprivileged(test: &str, scenario: impl FnOnce()) {

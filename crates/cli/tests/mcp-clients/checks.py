@@ -1,6 +1,6 @@
 """What both Python clients check, written once: the fixture the Rust test wrote, and a report.
 
-The Rust test (crates/cli/tests/mcp_clients.rs) writes the skills folder, starts the real
+The Rust test (crates/cli/tests/it/mcp_clients.rs) writes the skills folder, starts the real
 `skillcase` binary, runs a client script with one scenario and reads the last line the script
 prints: a JSON object of what it saw. Every check that fails raises, so the script exits 1 with
 the reason on standard error.

@@ -1,6 +1,6 @@
 //! Every finding code the validator and the folder loader can emit, in the order of
 //! `docs/finding-codes.md` (which also lists the zip inspector's codes, `archive::codes::ALL_CODES`).
-//! `tests/finding_codes.rs` keeps the table and both lists in step, and the corpus and conformance
+//! `tests/it/finding_codes.rs` keeps the table and both lists in step, and the corpus and conformance
 //! tests check that nothing outside this list is ever emitted.
 
 /// All validation finding codes (stable snake_case).

@@ -1,0 +1,177 @@
+//! The CLI over a hostile skills directory: `read` and `read-file` never follow a skill
+//! folder that is a link out of DIR, not even one swapped in after the folder was listed, just as
+//! `serve` skips it; and no FIFO or huge file in DIR keeps `serve` from listening or from
+//! stopping on SIGTERM.
+#![cfg(unix)]
+
+use crate::support;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use skillcase_testkit::hostile::{exchange, make_fifo, sparse_file};
+use skillcase_testkit::http::Req;
+use skillcase_testkit::skills::skill_md;
+use support::process::ServeProcess;
+
+/// What every file outside DIR holds; no output may ever contain it.
+const OUTSIDE: &str = "OUTSIDE-THE-DIR";
+
+fn write(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    fs::create_dir_all(full.parent().unwrap()).unwrap();
+    fs::write(full, text).unwrap();
+}
+
+/// A skill folder `name` under `root` whose body and reference hold `text`.
+fn skill(root: &Path, name: &str, text: &str) {
+    write(
+        root,
+        &format!("{name}/SKILL.md"),
+        &format!("---\nname: {name}\ndescription: A skill.\n---\n{text}\n"),
+    );
+    write(root, &format!("{name}/references/ok.md"), text);
+}
+
+fn skillcase(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillcase")).args(args).output().unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+#[test]
+fn read_and_read_file_refuse_a_skill_folder_that_is_a_link_out_of_dir_as_serve_skips_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (skills, outside) = (tmp.path().join("skills"), tmp.path().join("outside"));
+    skill(&skills, "frete", "inside");
+    skill(&outside, "linked", OUTSIDE);
+    std::os::unix::fs::symlink(outside.join("linked"), skills.join("linked")).unwrap();
+    let dir = skills.to_str().unwrap();
+
+    for args in [vec!["read", dir, "linked"], vec!["read-file", dir, "linked", "references/ok.md"]] {
+        let output = skillcase(&args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains("error[skill_not_found]"), "{args:?}: {}", text(&output));
+        assert!(!text(&output).contains(OUTSIDE), "{args:?}: {}", text(&output));
+    }
+    let prompt = skillcase(&["prompt", dir]);
+    assert!(text(&prompt).contains("frete") && !text(&prompt).contains("linked"), "{}", text(&prompt));
+}
+
+/// The skill folder `frete` is traded for a link to a folder outside DIR holding a valid skill of
+/// the same name, by one `RENAME_EXCHANGE` after another, while four threads run `read` and
+/// `read-file` on it: the folder is listed as a real folder and may be a link a moment later, when
+/// it is opened. No output may come from outside.
+#[cfg(target_os = "linux")]
+#[test]
+fn read_and_read_file_never_follow_a_skill_folder_swapped_for_a_link_after_it_was_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (skills, outside, stage) =
+        (tmp.path().join("skills"), tmp.path().join("outside"), tmp.path().join("stage"));
+    skill(&skills, "frete", "inside");
+    skill(&outside, "frete", OUTSIDE);
+    fs::create_dir(&stage).unwrap();
+    let (target, other) = (skills.join("frete"), stage.join("frete"));
+    std::os::unix::fs::symlink(outside.join("frete"), &other).unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapping = Arc::clone(&stop);
+    let swapper = std::thread::spawn(move || {
+        let mut swaps = 0u64;
+        while !swapping.load(Ordering::Relaxed) {
+            assert!(exchange(&target, &other), "RENAME_EXCHANGE failed");
+            swaps += 1;
+        }
+        if swaps % 2 == 1 {
+            assert!(exchange(&target, &other));
+        }
+        swaps
+    });
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let readers: Vec<_> = (0..4)
+        .map(|i| {
+            let dir = skills.to_str().unwrap().to_string();
+            std::thread::spawn(move || {
+                let (mut served, mut refused, mut leaked) = (0u32, 0u32, 0u32);
+                while Instant::now() < deadline {
+                    let output = if i % 2 == 0 {
+                        skillcase(&["read", &dir, "frete"])
+                    } else {
+                        skillcase(&["read-file", &dir, "frete", "references/ok.md"])
+                    };
+                    match (output.status.success(), text(&output).contains(OUTSIDE)) {
+                        (_, true) => leaked += 1,
+                        (true, false) => served += 1,
+                        (false, false) => refused += 1,
+                    }
+                }
+                (served, refused, leaked)
+            })
+        })
+        .collect();
+    let (mut served, mut refused, mut leaked) = (0, 0, 0);
+    for reader in readers {
+        let (s, r, l) = reader.join().unwrap();
+        (served, refused, leaked) = (served + s, refused + r, leaked + l);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    assert_eq!(
+        leaked, 0,
+        "{leaked} outputs from outside DIR ({served} served, {refused} refused, {swaps} swaps)"
+    );
+    assert!(
+        served > 0 && refused > 0 && swaps > 1000,
+        "the race did not run: {served} served, {refused} refused, {swaps} swaps"
+    );
+}
+
+/// How soon `serve` must print its port over a hostile DIR: its own start-up work and nothing of
+/// DIR's (the scan runs in the background and cannot hang).
+const LISTENS_WITHIN: Duration = Duration::from_secs(10);
+/// How soon after SIGTERM it must be gone (as in `cli_serve.rs`).
+const STOPS_WITHIN: Duration = Duration::from_secs(7);
+
+#[tokio::test]
+async fn no_fifo_or_huge_file_in_dir_keeps_serve_from_listening_or_from_stopping() {
+    let skills = tempfile::tempdir().unwrap();
+    let root = skills.path();
+    write(root, "frete/SKILL.md", &skill_md("frete", "Calcula o frete."));
+    write(root, "piped/SKILL.md", &skill_md("piped", "Its config is a FIFO."));
+    make_fifo(&root.join("piped/skill.config.yaml"));
+    fs::create_dir(root.join("fifo-md")).unwrap();
+    make_fifo(&root.join("fifo-md/SKILL.md"));
+    fs::create_dir(root.join("huge")).unwrap();
+    sparse_file(&root.join("huge/SKILL.md"), b"---\nname: huge\ndescription: never closed\n", 2 << 30);
+    write(root, "zero/SKILL.md", &skill_md("zero", "Its config is endless."));
+    std::os::unix::fs::symlink("/dev/zero", root.join("zero/skill.config.yaml")).unwrap();
+
+    let started = Instant::now();
+    let serve = ServeProcess::start(&["--skills-dir", root.to_str().unwrap()]);
+    let listening = started.elapsed();
+    assert!(listening < LISTENS_WITHIN, "serve took {listening:?} to listen");
+    let index = loop {
+        let reply = Req::new(serve.port, "GET", "/v1/skills/index?format=agentskills")
+            .header("Host", &format!("127.0.0.1:{}", serve.port))
+            .bearer(&serve.token())
+            .send()
+            .await;
+        let text = reply.json()["text"].as_str().unwrap_or_default().to_string();
+        if text.contains("Calcula o frete.") {
+            break text;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "the scan never listed frete:\n{text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    for hostile in ["piped", "fifo-md", "huge", "zero"] {
+        assert!(!index.contains(&format!("<name>\n{hostile}\n</name>")), "{hostile} is served:\n{index}");
+    }
+    let status = tokio::task::spawn_blocking(move || serve.terminate_within(STOPS_WITHIN)).await.unwrap();
+    assert!(status.success(), "{status:?}");
+}

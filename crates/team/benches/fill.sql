@@ -258,6 +258,11 @@ JOIN story s ON s.id = e.case_id
 CROSS JOIN LATERAL (SELECT md5('delivery ' || e.seq)::uuid::text AS id) d
 WHERE e.kind = 'human_replied';
 
+-- Each person's closed total, as the closing steps keep it (the Closed tab of Mine and
+-- Unassigned reads it).
+INSERT INTO closed_totals (assignee, n)
+SELECT coalesce(assignee, ''), count(*) FROM cases WHERE closed_at IS NOT NULL GROUP BY 1;
+
 UPDATE case_counter SET next = 1001 + 1000000;
 SELECT setval(pg_get_serial_sequence('case_events', 'seq'), (SELECT max(seq) FROM case_events));
 RESET session_replication_role;

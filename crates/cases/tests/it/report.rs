@@ -1,67 +1,61 @@
-//! SPEC D5: why the AI handed over — the reason stored with each case, the inbox filter by it,
-//! and the report (cases per reason per week, median time to the first human reply, reopened
-//! cases) with exact figures over known cases on a real SQLite file.
+//! SPEC D5: why the AI handed over — the reason stored with each case — and the report: cases
+//! per reason per week (empty weeks included), the median time to the first human reply, and
+//! the cases that came back after their conversation's case was resolved, with exact figures
+//! over known cases.
 
-mod support;
-
-use rusqlite::{params, Connection};
-use skillcase_cases::model::{Actor, CaseSource, HumanAction};
+use skillcase_cases::model::{Actor, CaseSource, HumanAction, NewCase};
 use skillcase_cases::reason::HandoverReason::{self, *};
-use skillcase_cases::report::{case_report, ReasonCount, ReportRange, ReportSummary, ReportWeek};
-use skillcase_cases::store::{find_case, list_cases, CaseFilter};
-use skillcase_cases::transition::{cancel, open_case, provide_update, reply};
+use skillcase_cases::report::{ReasonCount, ReportRange, ReportSummary, ReportWeek};
+use skillcase_cases::CasesRepository;
 use skillcase_common::error::Coded;
-use support::{new_db, refund_case};
+
+use crate::support::{plus_secs, refund_case, Db};
 
 /// Opens a case for `conversation` with `reason` (as the guardrail does for its own reason).
-fn open(conn: &Connection, conversation: &str, reason: HandoverReason) -> String {
-    let mut new = refund_case(conversation);
-    new.reason = reason;
-    if reason == GuardrailAutofallback {
-        new.source = CaseSource::GuardrailAutofallback;
-    }
-    open_case(conn, new).unwrap().case.id
+fn open(db: &Db, conversation: &str, reason: HandoverReason) -> String {
+    let source =
+        if reason == GuardrailAutofallback { CaseSource::GuardrailAutofallback } else { CaseSource::Agent };
+    db.open_case(NewCase { reason, source, ..refund_case(conversation) }).unwrap().case.id
 }
 
-/// Moves a case's opening to `opened` (and its first answer `reply_after` seconds later, when it
-/// has one), so the figures do not depend on when the test runs.
-fn backdate(conn: &Connection, id: &str, opened: &str, reply_after: Option<i64>) {
+/// A case opened at `opened` and, when it has one, first answered `reply_after` seconds later
+/// (so the figures do not depend on when the test runs).
+fn opened_at(
+    db: &Db,
+    conversation: &str,
+    reason: HandoverReason,
+    opened: &str,
+    reply_after: Option<i64>,
+) -> String {
+    let id = open(db, conversation, reason);
     if reply_after.is_some() {
-        reply(conn, id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap();
+        db.reply(&id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap();
     }
-    conn.execute(
-        "UPDATE cases SET opened_at = ?2, first_reply_at = strftime('%Y-%m-%dT%H:%M:%fZ', ?2, ?3 || ' seconds') \
-         WHERE id = ?1",
-        params![id, opened, reply_after.map(|s| s.to_string())],
-    )
-    .unwrap();
-    if reply_after.is_none() {
-        conn.execute("UPDATE cases SET first_reply_at = NULL WHERE id = ?1", [id]).unwrap();
-    }
+    let first_reply = reply_after.map_or("NULL".to_string(), |secs| format!("'{}'", plus_secs(opened, secs)));
+    db.set(&id, &format!("opened_at = '{opened}', first_reply_at = {first_reply}"));
+    id
 }
 
 /// A case that was closed (resolved or cancelled) in October, before the report's range.
-fn closed_in_october(conn: &Connection, conversation: &str, resolved: bool) {
-    let id = open(conn, conversation, CustomerRequest);
+fn closed_in_october(db: &Db, conversation: &str, resolved: bool) {
+    let id = open(db, conversation, CustomerRequest);
     if resolved {
-        reply(conn, &id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+        db.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
     } else {
-        cancel(conn, &id, Actor::Agent, None, Some("opened by mistake")).unwrap();
+        db.cancel(&id, Actor::Agent, None, Some("opened by mistake")).unwrap();
     }
-    conn.execute(
-        "UPDATE cases SET opened_at = '2026-10-20T10:00:00.000Z', closed_at = '2026-10-21T10:00:00.000Z', \
-         first_reply_at = NULL WHERE id = ?1",
-        [&id],
-    )
-    .unwrap();
+    db.set(
+        &id,
+        "opened_at = '2026-10-20T10:00:00.000Z', closed_at = '2026-10-21T10:00:00.000Z', first_reply_at = NULL",
+    );
 }
 
 /// November 2026, weeks of Monday 2 (three cases), 9 (one) and 16 (four), and a case just
 /// outside each end; one conversation comes back after its October case was resolved, another
 /// after its October case was cancelled.
-fn november(conn: &Connection) {
-    closed_in_october(conn, "came-back", true);
-    closed_in_october(conn, "cancelled-before", false);
+fn november(db: &Db) {
+    closed_in_october(db, "came-back", true);
+    closed_in_october(db, "cancelled-before", false);
     let cases: [(&str, HandoverReason, &str, Option<i64>); 10] = [
         ("a", PolicyRestriction, "2026-11-02T10:00:00.000Z", Some(600)),
         ("b", PolicyRestriction, "2026-11-03T09:00:00.000Z", Some(1800)),
@@ -75,8 +69,7 @@ fn november(conn: &Connection) {
         ("too-early", CustomerRequest, "2026-11-01T23:59:59.999Z", Some(5)),
     ];
     for (conversation, reason, opened, reply_after) in cases {
-        let id = open(conn, conversation, reason);
-        backdate(conn, &id, opened, reply_after);
+        opened_at(db, conversation, reason, opened, reply_after);
     }
 }
 
@@ -98,14 +91,12 @@ fn count(reason: HandoverReason, cases: i64) -> ReasonCount {
     ReasonCount { reason, cases }
 }
 
-#[test]
-fn the_report_counts_each_weeks_cases_per_reason_empty_weeks_included() {
-    let (_dir, _path, conn) = new_db();
-    november(&conn);
-    let report = case_report(&conn, &november_range()).unwrap();
-    assert_eq!(
-        report.weeks,
-        vec![
+on_both! {
+    fn the_report_counts_each_weeks_cases_per_reason_empty_weeks_included(db) {
+        november(db);
+        let range = ReportRange { from: "2026-11-02".into(), to: "2026-11-29".into() };
+        let report = db.report(&range).unwrap();
+        let november_weeks = vec![
             ReportWeek {
                 week: "2026-11-02".into(),
                 total: 3,
@@ -121,104 +112,99 @@ fn the_report_counts_each_weeks_cases_per_reason_empty_weeks_included() {
                     count(GuardrailAutofallback, 1),
                 ],
             },
-        ]
-    );
+            ReportWeek { week: "2026-11-23".into(), total: 1, by_reason: vec![count(PolicyRestriction, 1)] },
+        ];
+        assert_eq!(report.weeks, november_weeks);
+        let empty = db.report(&ReportRange { from: "2026-12-07".into(), to: "2026-12-20".into() }).unwrap();
+        let weeks: Vec<(&str, i64)> = empty.weeks.iter().map(|w| (w.week.as_str(), w.total)).collect();
+        assert_eq!(weeks, [("2026-12-07", 0), ("2026-12-14", 0)]);
+    }
 }
 
-#[test]
-fn the_report_gives_each_reasons_median_first_reply_and_reopened_cases() {
-    let (_dir, _path, conn) = new_db();
-    november(&conn);
-    let report = case_report(&conn, &november_range()).unwrap();
-    assert_eq!(
-        report.reasons,
-        vec![
-            // The conversation came back after its October case was resolved.
-            summary(CustomerRequest, 1, 1, Some(120), 1),
-            // 600, 1800, 3600 and 7200 seconds: the mean of the two middle ones.
-            summary(PolicyRestriction, 4, 4, Some(2700), 0),
-            // Its conversation's October case was cancelled, not resolved: not reopened.
-            summary(ToolFailure, 1, 0, None, 0),
-            summary(GuardrailAutofallback, 1, 1, Some(300), 0),
-            summary(NotStated, 1, 0, None, 0),
-        ]
-    );
+on_both! {
+    fn the_report_gives_each_reasons_median_first_reply_and_reopened_cases(db) {
+        november(db);
+        let report = db.report(&november_range()).unwrap();
+        assert_eq!(
+            report.reasons,
+            vec![
+                // The conversation came back after its October case was resolved.
+                summary(CustomerRequest, 1, 1, Some(120), 1),
+                // 600, 1800, 3600 and 7200 seconds: the mean of the two middle ones.
+                summary(PolicyRestriction, 4, 4, Some(2700), 0),
+                // Its conversation's October case was cancelled, not resolved: not reopened.
+                summary(ToolFailure, 1, 0, None, 0),
+                summary(GuardrailAutofallback, 1, 1, Some(300), 0),
+                summary(NotStated, 1, 0, None, 0),
+            ]
+        );
+    }
 }
 
-#[test]
-fn the_overall_median_is_over_every_answered_case_of_the_range() {
-    let (_dir, _path, conn) = new_db();
-    november(&conn);
-    let report = case_report(&conn, &november_range()).unwrap();
-    // 120, 300, 600, 1800, 3600, 7200: the mean of 600 and 1800.
-    assert_eq!(
-        report.overall,
-        ReportSummary {
+on_both! {
+    fn the_overall_median_is_over_every_answered_case_of_the_range(db) {
+        november(db);
+        let report = db.report(&november_range()).unwrap();
+        // 120, 300, 600, 1800, 3600, 7200: the mean of 600 and 1800.
+        let overall = ReportSummary {
             reason: None,
             cases: 8,
             replied: 6,
             median_first_reply_secs: Some(1200),
-            reopened: 1
-        }
-    );
-    assert_eq!(report.range, november_range());
+            reopened: 1,
+        };
+        assert_eq!((report.overall, report.range), (overall, november_range()));
+    }
 }
 
-#[test]
-fn a_range_that_runs_backwards_or_past_a_year_is_refused() {
-    let (_dir, _path, conn) = new_db();
-    let backwards = ReportRange { from: "2026-11-22".into(), to: "2026-11-02".into() };
-    let err = case_report(&conn, &backwards).unwrap_err();
-    assert_eq!((err.code(), err.details().unwrap()["field"].as_str()), ("invalid_case_input", Some("to")));
-    let long = ReportRange { from: "2025-01-01".into(), to: "2026-01-02".into() };
-    assert_eq!(case_report(&conn, &long).unwrap_err().code(), "invalid_case_input");
-    let malformed = ReportRange { from: "02/11/2026".into(), to: "2026-11-22".into() };
-    let err = case_report(&conn, &malformed).unwrap_err();
-    assert_eq!(err.details().unwrap()["field"], "from");
+on_both! {
+    fn a_median_half_way_between_two_seconds_rounds_up(db) {
+        opened_at(db, "a", NotStated, "2026-11-02T10:00:00.000Z", Some(1));
+        opened_at(db, "b", NotStated, "2026-11-02T11:00:00.000Z", Some(2));
+        assert_eq!(db.report(&november_range()).unwrap().overall.median_first_reply_secs, Some(2));
+    }
 }
 
-#[test]
-fn the_first_reply_time_is_the_first_answer_not_a_later_one() {
-    let (_dir, _path, conn) = new_db();
-    let id = open(&conn, "conv-1", PolicyRestriction);
-    reply(&conn, &id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
-    let first: String =
-        conn.query_row("SELECT first_reply_at FROM cases WHERE id = ?1", [&id], |r| r.get(0)).unwrap();
-    provide_update(&conn, &id, "The Visa ending 4242.").unwrap();
-    reply(&conn, &id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
-    let after: String =
-        conn.query_row("SELECT first_reply_at FROM cases WHERE id = ?1", [&id], |r| r.get(0)).unwrap();
-    assert_eq!(after, first);
+on_both! {
+    fn a_range_without_cases_reports_zero_overall(db) {
+        let report = db.report(&november_range()).unwrap();
+        assert_eq!((report.weeks.len(), report.reasons.len()), (3, 0));
+        let zero =
+            ReportSummary { reason: None, cases: 0, replied: 0, median_first_reply_secs: None, reopened: 0 };
+        assert_eq!(report.overall, zero);
+    }
 }
 
-#[test]
-fn the_case_keeps_the_reason_it_was_opened_with() {
-    let (_dir, _path, conn) = new_db();
-    let id = open(&conn, "conv-1", MissingKnowledge);
-    assert_eq!(find_case(&conn, &id).unwrap().reason, MissingKnowledge);
+on_both! {
+    fn a_range_that_runs_backwards_or_past_a_year_or_is_not_days_is_refused(db) {
+        let backwards = ReportRange { from: "2026-11-22".into(), to: "2026-11-02".into() };
+        let err = db.report(&backwards).unwrap_err();
+        assert_eq!(
+            (err.code(), err.details().unwrap()["field"].as_str()),
+            ("invalid_case_input", Some("to"))
+        );
+        let long = ReportRange { from: "2025-01-01".into(), to: "2026-01-02".into() };
+        assert_eq!(db.report(&long).unwrap_err().code(), "invalid_case_input");
+        let malformed = ReportRange { from: "02/11/2026".into(), to: "2026-11-22".into() };
+        assert_eq!(db.report(&malformed).unwrap_err().details().unwrap()["field"], "from");
+    }
 }
 
-#[test]
-fn an_agent_case_claiming_the_guardrails_reason_is_refused_and_nothing_is_written() {
-    let (_dir, _path, conn) = new_db();
-    let mut new = refund_case("conv-1");
-    new.reason = GuardrailAutofallback;
-    let err = open_case(&conn, new).unwrap_err();
-    assert_eq!(err.code(), "invalid_reason");
-    let cases: i64 = conn.query_row("SELECT count(*) FROM cases", [], |r| r.get(0)).unwrap();
-    assert_eq!(cases, 0);
+on_both! {
+    fn the_first_reply_time_is_the_first_answer_not_a_later_one(db) {
+        let id = open(db, "conv-1", PolicyRestriction);
+        db.reply(&id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+        let query = format!("SELECT first_reply_at FROM cases WHERE id = '{id}'");
+        let first = db.text(&query).unwrap();
+        db.provide_update(&id, "The Visa ending 4242.").unwrap();
+        db.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+        assert_eq!(db.text(&query).unwrap(), first);
+    }
 }
 
-#[test]
-fn the_inbox_filter_by_reason_shows_only_that_reasons_cases() {
-    let (_dir, _path, conn) = new_db();
-    november(&conn);
-    let filter = CaseFilter { reason: Some(PolicyRestriction), ..CaseFilter::default() };
-    let page = list_cases(&conn, &filter).unwrap();
-    assert_eq!(page.total, 5);
-    assert!(page.items.iter().all(|i| i.case.reason == PolicyRestriction));
-    let not_stated = CaseFilter { reason: Some(NotStated), ..CaseFilter::default() };
-    let conversations: Vec<String> =
-        list_cases(&conn, &not_stated).unwrap().items.into_iter().map(|i| i.case.conversation_id).collect();
-    assert_eq!(conversations, ["n"]);
+on_both! {
+    fn the_case_keeps_the_reason_it_was_opened_with(db) {
+        let id = open(db, "conv-1", MissingKnowledge);
+        assert_eq!(db.case(&id).reason, MissingKnowledge);
+    }
 }

@@ -1,17 +1,18 @@
-//! Saved replies: the save-time check, the one rendering function, the picker's matching, the
-//! table, and the JSON file Settings imports and exports.
-
-mod support;
+//! Saved replies (a desktop's own, on the embedded database only): the save-time check, the one
+//! rendering function, the picker's matching, the table, and the JSON file Settings imports and
+//! exports.
 
 use serde_json::json;
 use skillcase_cases::model::{HumanAction, Lead};
 use skillcase_cases::replies::pick::PickFilter;
 use skillcase_cases::replies::template::{render, Person};
-use skillcase_cases::replies::{file, store, ReplyLanguage, SavedReplyInput};
-use skillcase_cases::transition::open_case;
+use skillcase_cases::replies::{file, ReplyLanguage, SavedReplyInput};
+use skillcase_cases::{CasesRepository, SavedRepliesRepository};
+use skillcase_cases_sqlite::SqliteCases;
 use skillcase_common::error::Coded;
 use skillcase_common::ErrorBody;
-use support::{new_db, refund_case};
+
+use crate::support::{refund_case, Db};
 
 fn input(title: &str, body: &str) -> SavedReplyInput {
     SavedReplyInput { title: title.into(), body: body.into(), action: None, language: None }
@@ -25,16 +26,16 @@ fn filter(action: Option<HumanAction>, language: ReplyLanguage, query: &str) -> 
     PickFilter { action, language, query: query.into() }
 }
 
-fn titles(conn: &rusqlite::Connection, f: &PickFilter) -> Vec<String> {
-    store::pick(conn, f).unwrap().into_iter().map(|r| r.title).collect()
+fn titles(replies: &SqliteCases, f: &PickFilter) -> Vec<String> {
+    replies.pick(f).unwrap().into_iter().map(|r| r.title).collect()
 }
 
 // Rendering
 
 #[test]
 fn every_variable_renders_from_the_case_and_the_person() {
-    let (_dir, _path, conn) = new_db();
-    let case = open_case(&conn, refund_case("conv-1")).unwrap().case;
+    let db = &Db::sqlite();
+    let case = db.open_case(refund_case("conv-1")).unwrap().case;
     let body = "{{lead.name}}|{{lead.contact}}|{{lead.channel}}|{{case.number}}|{{case.title}}|\
                 {{case.summary}}|{{case.blocker}}|{{person.name}}|{{person.email}}";
     let expected = format!(
@@ -48,10 +49,10 @@ fn every_variable_renders_from_the_case_and_the_person() {
 
 #[test]
 fn a_variable_whose_value_is_missing_renders_empty() {
-    let (_dir, _path, conn) = new_db();
+    let db = &Db::sqlite();
     let mut new = refund_case("conv-1");
     new.lead = Lead::default();
-    let case = open_case(&conn, new).unwrap().case;
+    let case = db.open_case(new).unwrap().case;
     assert_eq!(
         render("Hello {{lead.name}}, case {{ case.number }}.", &case, &Person::default()),
         format!("Hello , case {}.", case.number)
@@ -60,8 +61,8 @@ fn a_variable_whose_value_is_missing_renders_empty() {
 
 #[test]
 fn text_around_variables_and_unclosed_braces_is_kept_as_written() {
-    let (_dir, _path, conn) = new_db();
-    let case = open_case(&conn, refund_case("conv-1")).unwrap().case;
+    let db = &Db::sqlite();
+    let case = db.open_case(refund_case("conv-1")).unwrap().case;
     assert_eq!(render("Olá {{lead.name}} — {{ sem fim", &case, &ana()), "Olá Maria Souza — {{ sem fim");
 }
 
@@ -100,34 +101,37 @@ fn title_and_body_are_saved_trimmed() {
 
 #[test]
 fn a_created_reply_is_listed_with_its_action_and_language() {
-    let (_dir, _path, conn) = new_db();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
     let new = SavedReplyInput {
         action: Some(HumanAction::Resolved),
         language: Some(ReplyLanguage::PtBr),
         ..input("Reembolso feito", "Feito, {{lead.name}}.")
     };
-    let saved = store::create(&conn, new).unwrap();
-    assert_eq!(store::list(&conn).unwrap(), vec![saved.clone()]);
+    let saved = replies.create(new).unwrap();
+    assert_eq!(replies.list().unwrap(), vec![saved.clone()]);
     assert_eq!((saved.action, saved.language), (Some(HumanAction::Resolved), Some(ReplyLanguage::PtBr)));
 }
 
 #[test]
 fn a_refused_create_stores_nothing() {
-    let (_dir, _path, conn) = new_db();
-    store::create(&conn, input("Bad", "{{nope}}")).unwrap_err();
-    assert!(store::list(&conn).unwrap().is_empty());
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    replies.create(input("Bad", "{{nope}}")).unwrap_err();
+    assert!(replies.list().unwrap().is_empty());
 }
 
 #[test]
 fn an_update_replaces_title_body_action_and_language() {
-    let (_dir, _path, conn) = new_db();
-    let saved = store::create(&conn, input("Thanks", "Thanks!")).unwrap();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    let saved = replies.create(input("Thanks", "Thanks!")).unwrap();
     let change = SavedReplyInput {
         action: Some(HumanAction::Escalate),
         language: Some(ReplyLanguage::En),
         ..input("Passing on", "A colleague will follow up.")
     };
-    let updated = store::update(&conn, &saved.id, change).unwrap();
+    let updated = replies.update(&saved.id, change).unwrap();
     assert_eq!(updated.id, saved.id);
     assert_eq!(
         (updated.title.as_str(), updated.body.as_str()),
@@ -138,59 +142,65 @@ fn an_update_replaces_title_body_action_and_language() {
 
 #[test]
 fn updating_or_deleting_a_missing_reply_is_saved_reply_not_found() {
-    let (_dir, _path, conn) = new_db();
-    assert_eq!(store::update(&conn, "nope", input("a", "b")).unwrap_err().code(), "saved_reply_not_found");
-    assert_eq!(store::delete(&conn, "nope").unwrap_err().code(), "saved_reply_not_found");
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    assert_eq!(replies.update("nope", input("a", "b")).unwrap_err().code(), "saved_reply_not_found");
+    assert_eq!(replies.delete("nope").unwrap_err().code(), "saved_reply_not_found");
 }
 
 #[test]
 fn a_deleted_reply_is_gone() {
-    let (_dir, _path, conn) = new_db();
-    let saved = store::create(&conn, input("Thanks", "Thanks!")).unwrap();
-    store::delete(&conn, &saved.id).unwrap();
-    assert!(store::list(&conn).unwrap().is_empty());
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    let saved = replies.create(input("Thanks", "Thanks!")).unwrap();
+    replies.delete(&saved.id).unwrap();
+    assert!(replies.list().unwrap().is_empty());
 }
 
 // Picking
 
 #[test]
 fn the_query_matches_title_or_body_without_case_or_accents() {
-    let (_dir, _path, conn) = new_db();
-    store::create(&conn, input("Reembolso aprovado", "O estorno cai em até 5 dias.")).unwrap();
-    store::create(&conn, input("Pedido de informação", "Qual cartão foi cobrado?")).unwrap();
-    assert_eq!(titles(&conn, &filter(None, ReplyLanguage::PtBr, "CARTAO")), ["Pedido de informação"]);
-    assert_eq!(titles(&conn, &filter(None, ReplyLanguage::PtBr, "informacao")), ["Pedido de informação"]);
-    assert_eq!(titles(&conn, &filter(None, ReplyLanguage::PtBr, "estorno dias")), ["Reembolso aprovado"]);
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    replies.create(input("Reembolso aprovado", "O estorno cai em até 5 dias.")).unwrap();
+    replies.create(input("Pedido de informação", "Qual cartão foi cobrado?")).unwrap();
+    assert_eq!(titles(replies, &filter(None, ReplyLanguage::PtBr, "CARTAO")), ["Pedido de informação"]);
+    assert_eq!(titles(replies, &filter(None, ReplyLanguage::PtBr, "informacao")), ["Pedido de informação"]);
+    assert_eq!(titles(replies, &filter(None, ReplyLanguage::PtBr, "estorno dias")), ["Reembolso aprovado"]);
 }
 
 #[test]
 fn only_replies_for_the_chosen_action_or_for_all_are_offered() {
-    let (_dir, _path, conn) = new_db();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
     let for_action = |title: &str, action| SavedReplyInput { action, ..input(title, "text") };
-    store::create(&conn, for_action("Any", None)).unwrap();
-    store::create(&conn, for_action("Done", Some(HumanAction::Resolved))).unwrap();
-    store::create(&conn, for_action("Ask", Some(HumanAction::NeedLeadInfo))).unwrap();
-    assert_eq!(titles(&conn, &filter(Some(HumanAction::Resolved), ReplyLanguage::En, "")), ["Any", "Done"]);
+    replies.create(for_action("Any", None)).unwrap();
+    replies.create(for_action("Done", Some(HumanAction::Resolved))).unwrap();
+    replies.create(for_action("Ask", Some(HumanAction::NeedLeadInfo))).unwrap();
+    assert_eq!(titles(replies, &filter(Some(HumanAction::Resolved), ReplyLanguage::En, "")), ["Any", "Done"]);
 }
 
 #[test]
 fn only_replies_in_the_ui_language_or_in_both_are_offered() {
-    let (_dir, _path, conn) = new_db();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
     let in_language = |title: &str, language| SavedReplyInput { language, ..input(title, "text") };
-    store::create(&conn, in_language("Both", None)).unwrap();
-    store::create(&conn, in_language("English", Some(ReplyLanguage::En))).unwrap();
-    store::create(&conn, in_language("Português", Some(ReplyLanguage::PtBr))).unwrap();
-    assert_eq!(titles(&conn, &filter(None, ReplyLanguage::PtBr, "")), ["Both", "Português"]);
+    replies.create(in_language("Both", None)).unwrap();
+    replies.create(in_language("English", Some(ReplyLanguage::En))).unwrap();
+    replies.create(in_language("Português", Some(ReplyLanguage::PtBr))).unwrap();
+    assert_eq!(titles(replies, &filter(None, ReplyLanguage::PtBr, "")), ["Both", "Português"]);
 }
 
 #[test]
 fn titles_starting_with_the_query_come_before_other_matches() {
-    let (_dir, _path, conn) = new_db();
-    store::create(&conn, input("About a refund", "text")).unwrap();
-    store::create(&conn, input("Card question", "ask about the refund")).unwrap();
-    store::create(&conn, input("Refund done", "text")).unwrap();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    replies.create(input("About a refund", "text")).unwrap();
+    replies.create(input("Card question", "ask about the refund")).unwrap();
+    replies.create(input("Refund done", "text")).unwrap();
     assert_eq!(
-        titles(&conn, &filter(None, ReplyLanguage::En, "refund")),
+        titles(replies, &filter(None, ReplyLanguage::En, "refund")),
         ["Refund done", "About a refund", "Card question"]
     );
 }
@@ -199,15 +209,16 @@ fn titles_starting_with_the_query_come_before_other_matches() {
 
 #[test]
 fn an_export_imports_back_into_the_same_replies() {
-    let (_dir, _path, conn) = new_db();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
     let first = SavedReplyInput {
         action: Some(HumanAction::NeedLeadInfo),
         language: Some(ReplyLanguage::En),
         ..input("Which card?", "Which card was charged, {{lead.name}}?")
     };
-    store::create(&conn, first.clone()).unwrap();
-    store::create(&conn, input("Thanks", "Thanks!")).unwrap();
-    let text = file::export(&store::list(&conn).unwrap());
+    replies.create(first.clone()).unwrap();
+    replies.create(input("Thanks", "Thanks!")).unwrap();
+    let text = file::export(&replies.list().unwrap());
     assert_eq!(file::parse(&text).unwrap(), vec![input("Thanks", "Thanks!"), first], "by title");
 }
 
@@ -249,11 +260,12 @@ fn a_title_twice_in_one_file_is_refused() {
 
 #[test]
 fn an_import_replaces_replies_with_the_same_title_and_adds_the_rest() {
-    let (_dir, _path, conn) = new_db();
-    let kept = store::create(&conn, input("Thanks", "Old text")).unwrap();
-    let outcome = store::import(&conn, vec![input("thanks", "New text"), input("Welcome", "Hi!")]).unwrap();
+    let db = &Db::sqlite();
+    let replies = db.sqlite_cases().unwrap();
+    let kept = replies.create(input("Thanks", "Old text")).unwrap();
+    let outcome = replies.import(vec![input("thanks", "New text"), input("Welcome", "Hi!")]).unwrap();
     assert_eq!((outcome.added, outcome.replaced), (1, 1));
-    let listed = store::list(&conn).unwrap();
+    let listed = replies.list().unwrap();
     assert_eq!(
         listed.iter().map(|r| (r.title.as_str(), r.body.as_str())).collect::<Vec<_>>(),
         [("thanks", "New text"), ("Welcome", "Hi!")]

@@ -1,48 +1,53 @@
 //! Response-time targets on cases: due times counted in business hours (weekends and holidays
 //! skipped), the clock paused while the case waits on the customer, met or late, "due soonest"
-//! order, and each target that falls due announced once with its timeline event.
+//! order, and each target that falls due announced once with its timeline event, however many
+//! instances poll at the same moment.
 
-mod support;
+use std::collections::HashSet;
 
-use rusqlite::{params, Connection};
+use serde_json::json;
+use skillcase_cases::clock;
 use skillcase_cases::model::{Actor, EventKind, HumanAction};
 use skillcase_cases::sla::{self, SlaState, SlaTarget};
 use skillcase_cases::store::{CaseFilter, CaseSort, CaseTab};
 use skillcase_cases::CasesRepository;
 use skillcase_guard::due::Calendar;
-use support::{cases_at, new_db, refund_case};
+
+use crate::support::{at_once, plus_secs, refund_case, Db};
+
+const EVERY_DAY: &str = r#"{"time_zone":"UTC","working_days":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"],"opens":"00:00","closes":"23:59","holidays":[]}"#;
+const NOW: &str = "2026-12-01T12:00:00.000Z";
 
 /// São Paulo, Monday to Friday 09:00–18:00.
 fn sao_paulo() -> Calendar {
     Calendar::named("America/Sao_Paulo").unwrap()
 }
 
-const EVERY_DAY: &str = r#"{"time_zone":"UTC","working_days":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"],"opens":"00:00","closes":"23:59","holidays":[]}"#;
-
-/// Every day, 00:00–23:59 UTC: the clock runs (nearly) around the clock, so a test's real time
-/// counts.
-fn around_the_clock(conn: &Connection) {
-    put_setting(conn, sla::CALENDAR_SETTING, EVERY_DAY);
-}
-
 fn every_day() -> Calendar {
-    Calendar::from_settings(&serde_json::from_str(EVERY_DAY).unwrap()).unwrap()
+    sla::calendar_from(Some(EVERY_DAY))
 }
 
-fn targets(conn: &Connection, first_reply: Option<u32>, resolution: Option<u32>) {
-    let value = serde_json::json!({ "first_reply_minutes": first_reply, "resolution_minutes": resolution });
-    put_setting(conn, sla::TARGETS_SETTING, &value.to_string());
+/// The inbox counts its targets every day around the clock (so a test's real time counts), and
+/// saves these targets.
+fn timed(db: &Db, first_reply: Option<u32>, resolution: Option<u32>) {
+    db.put_setting(sla::CALENDAR_SETTING, EVERY_DAY);
+    targets(db, first_reply, resolution);
 }
 
-fn put_setting(conn: &Connection, key: &str, value: &str) {
-    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?1, ?2)", params![key, value])
-        .unwrap();
+fn targets(db: &Db, first_reply: Option<u32>, resolution: Option<u32>) {
+    let targets = json!({ "first_reply_minutes": first_reply, "resolution_minutes": resolution });
+    db.put_setting(sla::TARGETS_SETTING, &targets.to_string());
 }
 
 fn plus_minutes(stamp: &str, minutes: i64) -> String {
-    let at = skillcase_cases::clock::parse(stamp).unwrap() + time::Duration::minutes(minutes);
-    skillcase_cases::clock::format(at)
+    plus_secs(stamp, minutes * 60)
 }
+
+fn listed(db: &Db, filter: &CaseFilter) -> Vec<i64> {
+    db.list_cases(filter).unwrap().items.iter().map(|item| item.case.number).collect()
+}
+
+// Business time.
 
 #[test]
 fn four_business_hours_from_friday_afternoon_fall_due_on_monday() {
@@ -72,199 +77,261 @@ fn a_pause_over_the_weekend_pushes_the_due_time_by_the_business_hours_paused_onl
     assert_eq!(pushed, "2025-03-17T17:00:00.000Z", "Monday 12:00 pushed to 14:00 in São Paulo");
 }
 
-#[test]
-fn a_case_opened_with_targets_carries_both_due_times_running() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), Some(240));
-    let case = cases_at(&path).open_case(refund_case("c1")).unwrap().case;
+// The clocks a case carries.
 
-    let first = case.sla.first_reply.expect("a first-reply clock");
-    let resolution = case.sla.resolution.expect("a resolution clock");
-    assert_eq!((first.target_minutes, first.state), (30, SlaState::Running));
-    assert_eq!(Some(first.due_at.clone()), sla::due_after(&every_day(), &case.opened_at, 30));
-    assert_eq!(Some(resolution.due_at), sla::due_after(&every_day(), &case.opened_at, 240));
-    assert_eq!(case.sla.next_due_at, Some(first.due_at));
+on_both! {
+    fn a_case_opened_with_targets_carries_both_due_times_running(db) {
+        timed(db, Some(30), Some(240));
+        let case = db.open_case(refund_case("c1")).unwrap().case;
+        let first = case.sla.first_reply.expect("a first-reply clock");
+        let resolution = case.sla.resolution.expect("a resolution clock");
+        assert_eq!((first.target_minutes, first.state), (30, SlaState::Running));
+        assert_eq!(Some(first.due_at.clone()), sla::due_after(&every_day(), &case.opened_at, 30));
+        assert_eq!(Some(resolution.due_at), sla::due_after(&every_day(), &case.opened_at, 240));
+        assert_eq!(case.sla.next_due_at, Some(first.due_at));
+    }
 }
 
-#[test]
-fn with_targets_off_a_case_has_no_clock() {
-    let (_dir, path, _conn) = new_db();
-    let case = cases_at(&path).open_case(refund_case("c1")).unwrap().case;
-    assert_eq!((case.sla.first_reply, case.sla.resolution, case.sla.next_due_at), (None, None, None));
+on_both! {
+    fn the_due_time_is_counted_in_the_saved_business_calendar(db) {
+        // Today and the next two days are off (so opening just after midnight changes nothing).
+        let day = |n: i64| plus_secs(&clock::now(), n * 24 * 3600)[..10].to_string();
+        let calendar = json!({
+            "time_zone": "UTC", "opens": "00:00", "closes": "23:59",
+            "working_days": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+            "holidays": [day(0), day(1), day(2)],
+        });
+        db.put_setting(sla::CALENDAR_SETTING, &calendar.to_string());
+        targets(db, Some(30), None);
+        let case = db.open_case(refund_case("c1")).unwrap().case;
+        assert_eq!(case.sla.first_reply.unwrap().due_at, format!("{}T00:30:00.000Z", day(3)));
+    }
 }
 
-#[test]
-fn a_persons_first_answer_meets_the_first_reply_target() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), Some(240));
-    let cases = cases_at(&path);
-    let id = cases.open_case(refund_case("c1")).unwrap().case.id;
-    let (case, _) = cases.reply(&id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap();
-
-    let first = case.sla.first_reply.unwrap();
-    assert_eq!(first.state, SlaState::Met);
-    assert!(first.met_at.is_some());
+on_both! {
+    fn with_targets_off_a_case_has_no_clock(db) {
+        let case = db.open_case(refund_case("c1")).unwrap().case;
+        assert_eq!((case.sla.first_reply, case.sla.resolution, case.sla.next_due_at), (None, None, None));
+    }
 }
 
-#[test]
-fn an_answer_after_the_due_time_is_late() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), None);
-    let cases = cases_at(&path);
-    let id = cases.open_case(refund_case("c1")).unwrap().case.id;
-    conn.execute("UPDATE cases SET first_reply_due_at = '2026-01-01T00:00:00.000Z' WHERE id = ?1", [&id])
-        .unwrap();
-    let (case, _) = cases.reply(&id, HumanAction::Escalate, "Finance must decide.", "Ana").unwrap();
-
-    assert_eq!(case.sla.first_reply.unwrap().state, SlaState::Late);
+on_both! {
+    fn a_persons_first_answer_meets_the_first_reply_target(db) {
+        timed(db, Some(30), Some(240));
+        let id = db.open("c1");
+        let (after, _) = db.reply(&id, HumanAction::NeedLeadInfo, "Which card was charged?", "Ana").unwrap();
+        let first = after.case.sla.first_reply.unwrap();
+        assert_eq!(
+            (first.state, first.met_at.as_deref()),
+            (SlaState::Met, Some(after.case.updated_at.as_str()))
+        );
+    }
 }
 
-#[test]
-fn waiting_on_the_customer_pauses_the_clock_and_coming_back_pushes_it_by_the_pause() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), Some(240));
-    let cases = cases_at(&path);
-    let opened = cases.open_case(refund_case("c1")).unwrap().case;
-    let (asked, _) = cases.reply(&opened.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
-    assert_eq!(asked.sla.resolution.as_ref().unwrap().state, SlaState::Paused);
-    assert_eq!((asked.sla.paused_since.is_some(), asked.sla.next_due_at.as_deref()), (true, None));
-
-    std::thread::sleep(std::time::Duration::from_millis(30));
-    let back = cases.provide_update(&opened.id, "The Visa ending 4242.").unwrap();
-
-    let paused_since = asked.sla.paused_since.as_deref().unwrap();
-    let before = opened.sla.resolution.unwrap().due_at;
-    let after = back.sla.resolution.unwrap();
-    assert!(after.due_at > before, "{} should be later than {before}", after.due_at);
-    let expected = sla::push_by_pause(&every_day(), &before, paused_since, &back.updated_at);
-    assert_eq!(Some(after.due_at.clone()), expected, "pushed by the business time paused");
-    assert_eq!((after.state, back.sla.paused_since), (SlaState::Running, None));
-    assert_eq!(back.sla.next_due_at, Some(after.due_at));
+on_both! {
+    fn an_answer_after_the_due_time_is_late(db) {
+        timed(db, Some(30), None);
+        let id = db.open("c1");
+        db.set(&id, "first_reply_due_at = '2026-01-01T00:00:00.000Z'");
+        let (after, _) = db.reply(&id, HumanAction::Escalate, "Finance must decide.", "Ana").unwrap();
+        assert_eq!(after.case.sla.first_reply.unwrap().state, SlaState::Late);
+    }
 }
 
-#[test]
-fn resolving_meets_the_resolution_target_and_stops_the_clock() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, None, Some(240));
-    let cases = cases_at(&path);
-    let id = cases.open_case(refund_case("c1")).unwrap().case.id;
-    let (case, _) = cases.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+on_both! {
+    fn waiting_on_the_customer_pauses_the_clock_and_coming_back_pushes_it_by_the_pause(db) {
+        timed(db, Some(30), Some(240));
+        let opened = db.open_case(refund_case("c1")).unwrap().case;
+        let (asked, _) = db.reply(&opened.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+        let asked = asked.case;
+        assert_eq!(asked.sla.resolution.as_ref().unwrap().state, SlaState::Paused);
+        assert_eq!((asked.sla.paused_since.is_some(), asked.sla.next_due_at.as_deref()), (true, None));
 
-    assert_eq!(case.sla.resolution.unwrap().state, SlaState::Met);
-    assert_eq!(case.sla.next_due_at, None);
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let back = db.provide_update(&opened.id, "The Visa ending 4242.").unwrap();
+
+        let paused_since = asked.sla.paused_since.as_deref().unwrap();
+        let before = opened.sla.resolution.unwrap().due_at;
+        let after = back.sla.resolution.unwrap();
+        assert!(after.due_at > before, "{} should be later than {before}", after.due_at);
+        let expected = sla::push_by_pause(&every_day(), &before, paused_since, &back.updated_at);
+        assert_eq!(Some(after.due_at.clone()), expected, "pushed by the business time paused");
+        assert_eq!((after.state, back.sla.paused_since), (SlaState::Running, None));
+        assert_eq!(back.sla.next_due_at, Some(after.due_at));
+    }
 }
 
-#[test]
-fn due_soonest_puts_the_nearest_due_time_first_and_cases_without_a_target_last() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    let cases = cases_at(&path);
-    targets(&conn, Some(120), None);
-    let later = cases.open_case(refund_case("later")).unwrap().case.number;
-    targets(&conn, None, None);
-    let untimed = cases.open_case(refund_case("untimed")).unwrap().case.number;
-    targets(&conn, Some(15), None);
-    let soonest = cases.open_case(refund_case("soonest")).unwrap().case.number;
-
-    let filter = CaseFilter {
-        tab: Some(CaseTab::WaitingOnYou),
-        sort: Some(CaseSort::DueSoonest),
-        ..CaseFilter::default()
-    };
-    let page = cases.list_cases(&filter).unwrap();
-    let order: Vec<i64> = page.items.iter().map(|item| item.case.number).collect();
-    assert_eq!(order, vec![soonest, later, untimed]);
+on_both! {
+    fn resolving_meets_the_resolution_target_and_stops_the_clock(db) {
+        timed(db, None, Some(240));
+        let id = db.open("c1");
+        let (after, _) = db.reply(&id, HumanAction::Resolved, "Refunded.", "Ana").unwrap();
+        assert_eq!(after.case.sla.resolution.unwrap().state, SlaState::Met);
+        assert_eq!(after.case.sla.next_due_at, None);
+    }
 }
 
-#[test]
-fn due_soonest_pages_continue_past_the_timed_cases() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    let cases = cases_at(&path);
-    targets(&conn, Some(60), None);
-    let timed = cases.open_case(refund_case("timed")).unwrap().case.number;
-    targets(&conn, None, None);
-    let first_untimed = cases.open_case(refund_case("u1")).unwrap().case.number;
-    let second_untimed = cases.open_case(refund_case("u2")).unwrap().case.number;
+// Due soonest.
 
-    let page = |offset| {
-        let filter =
-            CaseFilter { sort: Some(CaseSort::DueSoonest), offset, limit: 1, ..CaseFilter::default() };
-        cases.list_cases(&filter).unwrap().items.iter().map(|item| item.case.number).collect::<Vec<_>>()
-    };
-    assert_eq!([page(0), page(1), page(2)].concat(), vec![timed, first_untimed, second_untimed]);
+on_both! {
+    fn due_soonest_puts_the_nearest_due_time_first_and_cases_without_a_target_last(db) {
+        timed(db, Some(120), None);
+        db.open("later");
+        targets(db, None, None);
+        db.open("untimed");
+        targets(db, Some(15), None);
+        db.open("soonest");
+        let filter = CaseFilter {
+            tab: Some(CaseTab::WaitingOnYou),
+            sort: Some(CaseSort::DueSoonest),
+            ..CaseFilter::default()
+        };
+        assert_eq!(listed(db, &filter), [1003, 1001, 1002]);
+    }
 }
 
-#[test]
-fn a_target_that_falls_due_is_announced_once_with_a_timeline_event() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), None);
-    let cases = cases_at(&path);
-    let case = cases.open_case(refund_case("c1")).unwrap().case;
-    let later = plus_minutes(&case.opened_at, 31);
-
-    let told = cases.take_overdue_targets(&later).unwrap();
-    assert_eq!(told.len(), 1);
-    assert_eq!((told[0].number, told[0].target), (case.number, SlaTarget::FirstReply));
-    assert!(cases.take_overdue_targets(&plus_minutes(&later, 10)).unwrap().is_empty(), "told once");
-
-    let found = cases.get_case(&case.id).unwrap();
-    let event = found.events.iter().find(|e| e.kind == EventKind::SlaOverdue).expect("an sla_overdue event");
-    assert_eq!(event.payload["target"], "first_reply");
-    assert_eq!(event.payload["due_at"], found.case.sla.first_reply.unwrap().due_at.as_str());
+on_both! {
+    fn due_soonest_pages_continue_past_the_timed_cases(db) {
+        timed(db, Some(60), None);
+        db.open("timed");
+        targets(db, None, None);
+        db.open("u1");
+        db.open("u2");
+        let page = |offset| {
+            listed(
+                db,
+                &CaseFilter { sort: Some(CaseSort::DueSoonest), offset, limit: 1, ..CaseFilter::default() },
+            )
+        };
+        assert_eq!([page(0), page(1), page(2)].concat(), [1001, 1002, 1003]);
+    }
 }
 
-#[test]
-fn a_target_not_yet_due_or_paused_is_not_announced() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, None, Some(60));
-    let cases = cases_at(&path);
-    let waiting = cases.open_case(refund_case("ahead")).unwrap().case;
-    let paused = cases.open_case(refund_case("paused")).unwrap().case;
-    cases.reply(&paused.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+// Overdue targets.
 
-    assert!(cases.take_overdue_targets(&plus_minutes(&waiting.opened_at, 30)).unwrap().is_empty());
-    assert!(cases
-        .take_overdue_targets(&plus_minutes(&paused.opened_at, 90))
-        .unwrap()
-        .iter()
-        .all(|t| t.case_id != paused.id));
+on_both! {
+    fn a_target_that_falls_due_is_announced_once_with_a_system_event(db) {
+        let id = db.open("c1");
+        db.set(&id, "first_reply_target = 30, first_reply_due_at = '2026-12-01T09:30:00.000Z'");
+        let told = db.take_overdue_targets(NOW).unwrap();
+        assert_eq!(
+            told.iter().map(|t| (t.number, t.target, t.due_at.as_str())).collect::<Vec<_>>(),
+            [(1001, SlaTarget::FirstReply, "2026-12-01T09:30:00.000Z")]
+        );
+        assert!(db.take_overdue_targets("2026-12-01T13:00:00.000Z").unwrap().is_empty(), "told once");
+        let event = db
+            .events(&id)
+            .into_iter()
+            .find(|e| e.kind == EventKind::SlaOverdue)
+            .expect("an sla_overdue event");
+        assert_eq!(event.payload, json!({ "target": "first_reply", "due_at": "2026-12-01T09:30:00.000Z" }));
+        assert_eq!((event.actor, event.at.as_str()), (Actor::System, NOW));
+    }
 }
 
-#[test]
-fn a_case_whose_clock_runs_again_after_waiting_on_the_customer_is_announced_when_it_falls_due() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, None, Some(60));
-    let cases = cases_at(&path);
-    let opened = cases.open_case(refund_case("c1")).unwrap().case;
-    cases.reply(&opened.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
-    let back = cases.provide_update(&opened.id, "The Visa ending 4242.").unwrap();
-    let due = back.sla.resolution.unwrap().due_at;
-
-    let told = cases.take_overdue_targets(&plus_minutes(&due, 1)).unwrap();
-
-    assert_eq!(
-        told.iter().map(|t| (t.case_id.as_str(), t.target)).collect::<Vec<_>>(),
-        [(opened.id.as_str(), SlaTarget::Resolution)]
-    );
+on_both! {
+    fn a_target_announced_is_the_one_the_case_carries(db) {
+        timed(db, Some(30), None);
+        let case = db.open_case(refund_case("c1")).unwrap().case;
+        let told = db.take_overdue_targets(&plus_minutes(&case.opened_at, 31)).unwrap();
+        assert_eq!(
+            told.iter().map(|t| (t.number, t.target)).collect::<Vec<_>>(),
+            [(case.number, SlaTarget::FirstReply)]
+        );
+        let found = db.get_case(&case.id).unwrap();
+        assert_eq!(told[0].due_at, found.case.sla.first_reply.unwrap().due_at);
+    }
 }
 
-#[test]
-fn a_case_closed_before_its_first_reply_is_never_announced() {
-    let (_dir, path, conn) = new_db();
-    around_the_clock(&conn);
-    targets(&conn, Some(30), None);
-    let cases = cases_at(&path);
-    let opened = cases.open_case(refund_case("c1")).unwrap().case;
-    cases.cancel(&opened.id, Actor::Agent, None, Some("The customer solved it")).unwrap();
+on_both! {
+    fn both_targets_due_are_announced_first_reply_first(db) {
+        let id = db.open("c1");
+        db.set(
+            &id,
+            "first_reply_target = 30, first_reply_due_at = '2026-12-01T09:30:00.000Z', \
+             resolution_target = 60, resolution_due_at = '2026-12-01T10:00:00.000Z'",
+        );
+        let told = db.take_overdue_targets(NOW).unwrap();
+        assert_eq!(
+            told.iter().map(|t| t.target).collect::<Vec<_>>(),
+            [SlaTarget::FirstReply, SlaTarget::Resolution]
+        );
+    }
+}
 
-    assert!(cases.take_overdue_targets(&plus_minutes(&opened.opened_at, 90)).unwrap().is_empty());
+on_both! {
+    fn a_target_not_yet_due_or_paused_is_not_announced(db) {
+        timed(db, None, Some(60));
+        let waiting = db.open_case(refund_case("ahead")).unwrap().case;
+        let paused = db.open_case(refund_case("paused")).unwrap().case;
+        db.reply(&paused.id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+        assert!(db.take_overdue_targets(&plus_minutes(&waiting.opened_at, 30)).unwrap().is_empty());
+        let later = db.take_overdue_targets(&plus_minutes(&paused.opened_at, 90)).unwrap();
+        assert_eq!(later.iter().map(|t| t.case_id.as_str()).collect::<Vec<_>>(), [waiting.id.as_str()]);
+    }
+}
+
+on_both! {
+    fn a_first_reply_already_given_leaves_only_the_resolution_to_announce(db) {
+        let id = db.open("c1");
+        db.set(
+            &id,
+            "first_reply_target = 30, first_reply_due_at = '2026-12-01T09:30:00.000Z', \
+             first_reply_at = '2026-12-01T09:40:00.000Z', \
+             resolution_target = 60, resolution_due_at = '2026-12-01T10:00:00.000Z'",
+        );
+        let told = db.take_overdue_targets(NOW).unwrap();
+        assert_eq!(told.iter().map(|t| t.target).collect::<Vec<_>>(), [SlaTarget::Resolution]);
+    }
+}
+
+on_both! {
+    fn a_case_whose_clock_runs_again_after_waiting_on_the_customer_is_announced_when_it_falls_due(db) {
+        timed(db, None, Some(60));
+        let id = db.open("c1");
+        db.reply(&id, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+        let back = db.provide_update(&id, "The Visa ending 4242.").unwrap();
+        let due = back.sla.resolution.unwrap().due_at;
+        let told = db.take_overdue_targets(&plus_minutes(&due, 1)).unwrap();
+        assert_eq!(
+            told.iter().map(|t| (t.case_id.as_str(), t.target)).collect::<Vec<_>>(),
+            [(id.as_str(), SlaTarget::Resolution)]
+        );
+    }
+}
+
+on_both! {
+    fn a_case_closed_before_its_first_reply_is_never_announced(db) {
+        timed(db, Some(30), None);
+        let opened = db.open_case(refund_case("c1")).unwrap().case;
+        db.cancel(&opened.id, Actor::Agent, None, Some("The customer solved it")).unwrap();
+        assert!(db.take_overdue_targets(&plus_minutes(&opened.opened_at, 90)).unwrap().is_empty());
+    }
+}
+
+on_both! {
+    fn two_instances_polling_overdue_targets_at_once_take_each_once_with_one_event_each(db) {
+        for n in 0..30 {
+            let id = db.open(&format!("conv-{n}"));
+            db.set(
+                &id,
+                "first_reply_target = 30, first_reply_due_at = '2026-12-01T09:30:00.000Z', \
+                 resolution_target = 60, resolution_due_at = '2026-12-01T10:00:00.000Z'",
+            );
+        }
+        let told: Vec<(i64, &str)> = at_once(db, 6, |instance, _| {
+            instance
+                .take_overdue_targets(NOW)
+                .unwrap()
+                .into_iter()
+                .map(|t| (t.number, t.target.as_str()))
+                .collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+        let distinct: HashSet<(i64, &str)> = told.iter().copied().collect();
+        assert_eq!((told.len(), distinct.len()), (60, 60), "30 cases × 2 targets, each once: {told:?}");
+        assert_eq!(db.int("SELECT count(*) FROM case_events WHERE kind = 'sla_overdue'"), 60);
+    }
 }

@@ -3,30 +3,33 @@
 //! database carries on numbering after it. A database that already holds an inbox is refused and
 //! left as it was.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use skillcase_cases::agents::AgentInput;
 use skillcase_cases::endpoint::EndpointInput;
+use skillcase_cases::model::{Actor, EventKind};
 use skillcase_cases::model::{HumanAction, NewCase};
 use skillcase_cases::outbox::{Attempt, Backoff};
 use skillcase_cases::promises::NewPromise;
 use skillcase_cases::repository::Veto;
-use skillcase_cases::{CasesRepository, OutboxRepository, SqliteCases};
+use skillcase_cases::rows;
+use skillcase_cases::sql::Storage;
+use skillcase_cases::{clock, CasesRepository, OutboxRepository};
+use skillcase_cases_sqlite::SqliteCases;
 use skillcase_common::error::Coded;
 use skillcase_store::Database;
 use skillcase_team::copy::{copy_inbox, CopyReport};
-use skillcase_team::{rows, PgCases, TeamError};
-use support::{another_instance, psql, team};
+use skillcase_team::{PgCases, TeamError};
 use tempfile::TempDir;
+
+use crate::support::{another_instance, psql, team};
 
 const TARGETS: &str = r#"{"first_reply_minutes":30,"resolution_minutes":240}"#;
 const EVERY_DAY: &str = r#"{"time_zone":"UTC","working_days":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"],"opens":"00:00","closes":"23:59","holidays":[]}"#;
 
 /// Every table the copy fills, as the report names them.
-const TABLES: [&str; 8] = [
+const TABLES: [&str; 9] = [
     "case_counter",
     "cases",
     "case_events",
@@ -34,6 +37,7 @@ const TABLES: [&str; 8] = [
     "agent_endpoint",
     "agents",
     "guard_vetoes",
+    "closed_totals",
     "settings",
 ];
 
@@ -120,7 +124,7 @@ fn worked_solo() -> Solo {
 
 /// The sample refund case under another conversation and title.
 fn new_case(conversation_id: &str, title: &str) -> NewCase {
-    NewCase { title: title.into(), ..support::refund_case(conversation_id) }
+    NewCase { title: title.into(), ..crate::support::refund_case(conversation_id) }
 }
 
 fn endpoint() -> EndpointInput {
@@ -178,21 +182,16 @@ fn team_state(team: &PgCases) -> String {
     state.join("\n")
 }
 
-fn team_connection(team: &PgCases) -> impl std::ops::DerefMut<Target = postgres::Client> {
-    team.pg().connection().unwrap()
-}
-
 #[test]
 fn every_case_reads_back_from_the_team_database_as_it_was_with_its_timeline_and_deliveries() {
     let (solo, team) = (worked_solo(), team());
     copy(&solo, &team).unwrap();
 
-    let mut conn = team_connection(&team);
     for id in solo.case_ids() {
         let local = solo.cases.get_case(&id).unwrap();
-        assert_eq!(rows::find_case(&mut *conn, &id).unwrap(), local.case);
-        assert_eq!(rows::events_for_case(&mut *conn, &id).unwrap(), local.events);
-        assert_eq!(rows::deliveries_for_case(&mut *conn, &id).unwrap(), local.deliveries);
+        assert_eq!(team.read(|sql| rows::find_case(sql, &id)).unwrap(), local.case);
+        assert_eq!(team.read(|sql| rows::events_for_case(sql, &id)).unwrap(), local.events);
+        assert_eq!(team.read(|sql| rows::deliveries_for_case(sql, &id)).unwrap(), local.deliveries);
     }
 }
 
@@ -284,19 +283,22 @@ fn the_next_event_on_the_team_database_continues_after_the_copied_ones() {
     let (solo, team) = (worked_solo(), team());
     copy(&solo, &team).unwrap();
     let last_local = solo.count("case_events") as i64;
-    let case_id = &solo.case_ids()[0];
+    let case_id = solo.case_ids().remove(0);
 
     let payload = serde_json::json!({ "text": "First note on the team inbox." });
-    let seq = rows::append_event(
-        &mut *team_connection(&team),
-        case_id,
-        skillcase_cases::model::EventKind::InternalNote,
-        skillcase_cases::model::Actor::Human,
-        Some("Ana"),
-        &skillcase_cases::clock::now(),
-        &payload,
-    )
-    .unwrap();
+    let seq = team
+        .write(move |sql| {
+            rows::append_event(
+                sql,
+                &case_id,
+                EventKind::InternalNote,
+                Actor::Human,
+                Some("Ana"),
+                &clock::now(),
+                &payload,
+            )
+        })
+        .unwrap();
     assert_eq!(seq, last_local + 1);
 }
 

@@ -1,14 +1,13 @@
 //! Live updates: a change committed by any instance reaches every listener within a second, and a
 //! rolled-back one reaches none.
 
-mod support;
-
 use std::sync::mpsc;
 use std::time::Duration;
 
 use skillcase_cases::CasesRepository;
 use skillcase_team::live::{Listener, TeamChange};
-use support::{psql, team};
+
+use crate::support::{psql, team};
 
 const INSERT_CASE: &str = "INSERT INTO cases (id, number, conversation_id, status, title, summary, source, \
      opened_at, updated_at) VALUES ('c-live', 1, 'conv', 'awaiting_human', 't', 's', 'agent', 'x', 'x')";
@@ -61,7 +60,7 @@ fn a_rolled_back_change_is_never_heard() {
 #[test]
 fn an_instance_does_not_hear_its_own_changes_but_hears_the_others() {
     let team = team();
-    let other = support::another_instance(&team);
+    let other = crate::support::another_instance(&team);
     let (_listener, changes) = listening(&team);
     psql(team.url(), INSERT_CASE);
     team.set_read("c-live", true).unwrap();

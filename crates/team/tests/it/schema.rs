@@ -1,12 +1,11 @@
 //! The team database's schema: created on first open, left alone on the next, and a database
 //! from a newer Skillcase refused untouched.
 
-mod support;
-
 use skillcase_common::error::Coded;
 use skillcase_team::schema::SCHEMA_VERSION;
 use skillcase_team::PgCases;
-use support::{fresh_url, psql, psql_refused};
+
+use crate::support::{fresh_url, psql, psql_refused};
 
 #[test]
 fn opening_an_empty_database_creates_the_schema_at_the_current_version() {

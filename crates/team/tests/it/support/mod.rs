@@ -1,4 +1,5 @@
-//! What the team crate's tests share: a fresh database on the process's throw-away cluster.
+//! What the team crate's tests share: a fresh database on the process's throw-away cluster, and
+//! psql to look at it from outside the code under test.
 
 #![allow(dead_code)]
 

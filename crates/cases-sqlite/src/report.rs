@@ -16,7 +16,11 @@ use skillcase_cases::CasesError;
 const IN_RANGE: &str = "opened_at >= $1 AND opened_at < date($2, '+1 day')";
 
 /// Seconds from opening to the first reply.
-const FIRST_REPLY_SECS: &str = "(julianday(first_reply_at) - julianday(opened_at)) * 86400.0";
+/// (`julianday` counts days in a double: a second is off by a few microseconds, so the difference
+/// is rounded to the millisecond the stamps hold, and a median half-way between two whole
+/// seconds rounds up as on PostgreSQL.)
+const FIRST_REPLY_SECS: &str =
+    "round((julianday(first_reply_at) - julianday(opened_at)) * 86400000.0) / 1000.0";
 
 /// The report for `range`; `invalid_case_input` when a day is malformed, the range runs
 /// backwards or is longer than [`MAX_REPORT_DAYS`].

@@ -54,8 +54,15 @@ fn value(row: &postgres::Row, i: usize) -> Result<Value, postgres::Error> {
 /// gone, else `team_db_error`), and whether another instance's transaction got in the way.
 pub fn storage_error(error: postgres::Error) -> CasesError {
     let retryable = raced(&error);
+    // The server's own words (a trigger's refusal, a constraint's name) say what went wrong;
+    // the client error's display alone says only "db error".
+    let detail = error.as_db_error().map(|db| db.message().to_string());
     let error = TeamError::Postgres(error);
-    CasesError::Storage { code: error.code(), message: error.to_string(), retryable }
+    let message = match detail {
+        Some(detail) => format!("{error}: {detail}"),
+        None => error.to_string(),
+    };
+    CasesError::Storage { code: error.code(), message, retryable }
 }
 
 /// Whether `error` is a conflict with a concurrent transaction that a new attempt resolves.

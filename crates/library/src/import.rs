@@ -17,7 +17,7 @@ use skillcase_skill::files::kind_of;
 use skillcase_skill::finding::Finding;
 use skillcase_skill::package::Package;
 use skillcase_skill::scan::{scan_package, ScanFinding};
-use skillcase_skill::validate::validate_package;
+use skillcase_skill::validate::{validate_package, Validated};
 
 /// The refusal code of an import the security scan found something critical in.
 pub const SECURITY_REFUSED: &str = "import_security_refused";
@@ -40,7 +40,9 @@ impl Library {
             .map_err(|source| ArchiveError::Read { source })?
         {
             Packed::Zip(bytes) => self.import_zip(&bytes, dry_run),
-            Packed::Refused(findings) => Ok(refused(None, "import_refused", findings, dry_run)),
+            Packed::Refused(findings) => {
+                Ok(ImportReport { dry_run, ..refused(None, "import_refused", findings) })
+            }
         }
     }
 
@@ -50,7 +52,9 @@ impl Library {
     pub fn import_zip_file(&self, path: &Path, dry_run: bool) -> Result<ImportReport, LibraryError> {
         match archive::read_package(path, &self.policy.limits) {
             Ok(bytes) => self.import_zip(&bytes, dry_run),
-            Err(ArchiveError::Refused { findings }) => Ok(refused(None, "import_refused", findings, dry_run)),
+            Err(ArchiveError::Refused { findings }) => {
+                Ok(ImportReport { dry_run, ..refused(None, "import_refused", findings) })
+            }
             Err(other) => Err(other.into()),
         }
     }
@@ -63,10 +67,17 @@ impl Library {
     }
 
     fn import_reader(&self, reader: impl std::io::Read, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        self.write_import(self.check_import(reader)?, dry_run)
+    }
+
+    /// Every check of an import, run once: the archive's, validation, the security scan and the
+    /// name. A caller that must look at the result before writing (a catalog install compares
+    /// the declared name) writes it with [`Library::write_import`] instead of importing twice.
+    pub(crate) fn check_import(&self, reader: impl std::io::Read) -> Result<Checked, LibraryError> {
         let pkg = match archive::inspect(reader, &self.policy) {
             Ok(pkg) => pkg,
             Err(ArchiveError::Refused { findings }) => {
-                return Ok(refused(None, "import_refused", findings, dry_run))
+                return Ok(Checked::Refused(refused(None, "import_refused", findings)))
             }
             Err(other) => return Err(other.into()),
         };
@@ -75,18 +86,28 @@ impl Library {
             Some(skill) if validated.is_valid() => skill.name.clone(),
             skill => {
                 let name = skill.as_ref().map(|s| s.name.clone());
-                return Ok(refused(name, "import_refused", validated.findings, dry_run));
+                return Ok(Checked::Refused(refused(name, "import_refused", validated.findings)));
             }
         };
         if let Some(critical) = self.critical_findings(&pkg) {
-            return Ok(refused(Some(name), SECURITY_REFUSED, critical, dry_run));
+            return Ok(Checked::Refused(refused(Some(name), SECURITY_REFUSED, critical)));
         }
         if !is_plain_name(&name) {
             let message = format!("`{name}` cannot be a folder name");
             let finding = Finding::error("name_invalid_chars", "SKILL.md", message)
                 .hint("Use only lower-case letters, digits and hyphens: `my-skill`.");
-            return Ok(refused(Some(name), "skill_name_invalid", vec![finding], dry_run));
+            return Ok(Checked::Refused(refused(Some(name), "skill_name_invalid", vec![finding])));
         }
+        Ok(Checked::Ready(Ready { name, pkg, validated: Box::new(validated) }))
+    }
+
+    /// Writes an import [`Library::check_import`] passed (with `dry_run`, only reports what it
+    /// would do); a refused one comes back as its report.
+    pub(crate) fn write_import(&self, checked: Checked, dry_run: bool) -> Result<ImportReport, LibraryError> {
+        let Ready { name, pkg, validated } = match checked {
+            Checked::Refused(report) => return Ok(ImportReport { dry_run, ..report }),
+            Checked::Ready(ready) => ready,
+        };
         let _writing = self.write_lock();
         let replaced = self.read_state().local.contains_key(&name);
         let mut report = ImportReport {
@@ -105,9 +126,32 @@ impl Library {
         if dry_run {
             return Ok(report);
         }
-        report.version = Some(self.write_folder(&name, &pkg, validated, Source::Import)?);
+        report.version = Some(self.write_folder(&name, &pkg, *validated, Source::Import)?);
         report.installed = true;
         Ok(report)
+    }
+}
+
+/// What the checks of an import found: the report of a refusal, or a package ready to write.
+pub(crate) enum Checked {
+    Refused(ImportReport),
+    Ready(Ready),
+}
+
+/// A package every check passed: its name, files and validation.
+pub(crate) struct Ready {
+    name: String,
+    pkg: Package,
+    validated: Box<Validated>,
+}
+
+impl Checked {
+    /// The skill's declared name, when its SKILL.md was read.
+    pub(crate) fn name(&self) -> Option<&str> {
+        match self {
+            Checked::Refused(report) => report.name.as_deref(),
+            Checked::Ready(ready) => Some(&ready.name),
+        }
     }
 }
 
@@ -135,12 +179,12 @@ fn files_of(pkg: &Package) -> Vec<ImportedFile> {
         .collect()
 }
 
-fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>, dry_run: bool) -> ImportReport {
+fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>) -> ImportReport {
     findings.sort_by_key(|f| !f.is_error());
     ImportReport {
         name,
         installed: false,
-        dry_run,
+        dry_run: false,
         replaced: false,
         version: None,
         unchanged: false,

@@ -1,15 +1,19 @@
 //! Validation speed: one skill parsed and validated in memory, the whole 142-skill corpus loaded
 //! from disk and validated, and the level-1 index path against its floor (open each SKILL.md and
-//! read 4 KB).
+//! read 4 KB); and the security scan that runs beside validation on every import: one skill, and
+//! a 4 MiB file on one line (plain, full of findings, non-ASCII), whose cost must grow with its
+//! length and no faster.
 
 use std::hint::black_box;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use skillcase_skill::frontmatter;
 use skillcase_skill::load::{load_dir, package_from_dir, read_index_entry};
+use skillcase_skill::package::{Package, PackageFile};
 use skillcase_skill::policy::Policy;
+use skillcase_skill::scan::scan_package;
 use skillcase_skill::validate::{validate_package, Profile};
 
 fn corpus() -> PathBuf {
@@ -84,5 +88,32 @@ fn whole_corpus(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_skill, whole_corpus);
+/// A package of one `SKILL.md` holding `unit` repeated to `len` bytes, on one line.
+fn one_line(unit: &str, len: usize) -> Package {
+    let line = unit.repeat(len / unit.len());
+    Package { folder_name: None, files: vec![PackageFile::new("SKILL.md", line.into_bytes(), None)] }
+}
+
+fn scan(c: &mut Criterion) {
+    let pkg = package_from_dir(&corpus().join("anthropics-skills/skill-creator")).unwrap();
+    c.bench_function("scan_package_skill_creator", |b| b.iter(|| scan_package(black_box(&pkg))));
+    let mut group = c.benchmark_group("scan_one_line");
+    group.sample_size(10);
+    for (name, unit) in [
+        ("plain", "the quick brown fox "),
+        ("raw_ip_links", "http://1.2.3.4 "),
+        ("non_ascii", "você executa é "),
+    ] {
+        for len in [1 << 20, 4 << 20] {
+            let pkg = one_line(unit, len);
+            group.throughput(Throughput::Bytes(len as u64));
+            group.bench_function(format!("{name}_{}_mib", len >> 20), |b| {
+                b.iter(|| scan_package(black_box(&pkg)))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_skill, whole_corpus, scan);
 criterion_main!(benches);

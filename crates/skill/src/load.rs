@@ -28,6 +28,10 @@ pub const MAX_FILES: usize = 10_000;
 /// Largest single file read into memory in any profile (the policy's lower limit applies to the
 /// `skillcase` profile, see [`read_limit`]).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// Largest total size of a skill folder's files the loader takes in any profile (1 GiB): a folder
+/// over it is refused (`package_too_large`). It is also the largest total a workspace policy may
+/// allow an import, so every skill the library took in can be read back.
+pub const MAX_TOTAL_BYTES: u64 = 1 << 30;
 
 /// Why a folder could not be read as a package at all.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +43,9 @@ pub enum LoadError {
     TooDeep(String),
     #[error("the folder holds more than {MAX_FILES} files")]
     TooManyFiles,
+    /// The files add up to more than the reader takes; refused from their sizes.
+    #[error("the folder's files add up to {total} bytes or more; at most {limit} bytes are read")]
+    TooLarge { total: u64, limit: u64 },
     #[error("{} has a name that is not valid UTF-8", .0.display())]
     NonUtf8Name(PathBuf),
 }
@@ -49,6 +56,7 @@ impl Coded for LoadError {
             LoadError::File(e) => e.code(),
             LoadError::TooDeep(_) => "too_deep",
             LoadError::TooManyFiles => "too_many_files",
+            LoadError::TooLarge { .. } => "package_too_large",
             LoadError::NonUtf8Name(_) => "non_utf8_name",
         }
     }
@@ -61,6 +69,8 @@ impl LoadError {
             LoadError::File(e) => e.to_finding(),
             LoadError::TooDeep(p) => Finding::error(self.code(), p.clone(), self.to_string())
                 .hint("make the folder readable and keep it to ordinary files"),
+            LoadError::TooLarge { .. } => Finding::error(self.code(), String::new(), self.to_string())
+                .hint("remove or shrink large files; a skill holds what its agent reads"),
             _ => Finding::error(self.code(), String::new(), self.to_string())
                 .hint("make the folder readable and keep it to ordinary files"),
         }
@@ -89,19 +99,34 @@ pub fn read_limit(profile: Profile, policy: &Policy) -> u64 {
 }
 
 /// Reads a skill folder into a package: every regular file (junk skipped), sorted by path, each
-/// with its sha256. The folder at `dir` may be reached through a link (a person named it).
+/// with its sha256. The folder at `dir` may be reached through a link (a person named it). A
+/// folder whose files add up to more than [`MAX_TOTAL_BYTES`] is refused before a byte is read.
 pub fn package_from_dir(dir: &Path) -> Result<Package, LoadError> {
-    package_from(SkillDir::open(dir, Reach::Named)?)
+    package_from_dir_within(dir, MAX_TOTAL_BYTES)
+}
+
+/// [`package_from_dir`] for a reader with a lower total limit (export: Anthropic's 30 MB), which
+/// refuses a larger folder from its files' sizes (`package_too_large`) instead of reading it
+/// first. A limit over [`MAX_TOTAL_BYTES`] is that limit.
+pub fn package_from_dir_within(dir: &Path, limit: u64) -> Result<Package, LoadError> {
+    read_package(SkillDir::open(dir, Reach::Named)?, Reading::Whole, limit.min(MAX_TOTAL_BYTES))
 }
 
 /// [`package_from_dir`] for a folder already opened.
 pub fn package_from(dir: SkillDir) -> Result<Package, LoadError> {
-    read_package(dir, Reading::Whole)
+    read_package(dir, Reading::Whole, MAX_TOTAL_BYTES)
 }
 
-fn read_package(dir: SkillDir, reading: Reading) -> Result<Package, LoadError> {
+/// Reads the folder as `reading` says, never more than `limit` bytes in all. A whole read sizes
+/// every file first (a walk of `stat` calls that opens nothing), so a folder over the limit costs
+/// no reads; either way the sizes each open reports are added up as files are read, so one that
+/// grew meanwhile cannot carry the total past the limit.
+fn read_package(dir: SkillDir, reading: Reading, limit: u64) -> Result<Package, LoadError> {
     let folder_name = folder_name(dir.path());
-    let mut files = walk::read_files(dir, reading)?;
+    if reading == Reading::Whole {
+        walk::check_total(&dir, limit)?;
+    }
+    let mut files = walk::read_files(dir, reading, limit)?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Package { folder_name, files })
 }
@@ -202,7 +227,7 @@ pub fn load_dir(dir: &Path, profile: Profile, policy: &Policy) -> Validated {
 pub fn load_from(dir: SkillDir, profile: Profile, policy: &Policy) -> Validated {
     let shown = dir.path().to_path_buf();
     let reading = Reading::ForRules { profile, limit: read_limit(profile, policy) };
-    match read_package(dir, reading) {
+    match read_package(dir, reading, MAX_TOTAL_BYTES) {
         Ok(pkg) => with_dir(validate::validate_package(&pkg, profile, policy), &shown),
         Err(e) => Validated::failed(vec![e.to_finding()]),
     }
@@ -374,6 +399,46 @@ mod tests {
         let err = package_from_dir(&dir).unwrap_err();
         assert_eq!(err.code(), "symlink");
         assert_eq!(err.to_finding().file, "references/host.md");
+    }
+
+    /// A FIFO would refuse the folder the moment a reading walk met it: the folder is refused for
+    /// its size instead, so the sizing walk opened nothing and read nothing.
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_over_the_total_limit_is_refused_from_its_sizes_before_a_file_is_opened() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let fifo = dir.join("references/pipe.md");
+        rustix::fs::mknodat(rustix::fs::CWD, &fifo, rustix::fs::FileType::Fifo, 0o644.into(), 0).unwrap();
+        fs::create_dir(dir.join("assets")).unwrap();
+        fs::File::create(dir.join("assets/big.bin")).unwrap().set_len(2 << 20).unwrap();
+        let err = package_from_dir_within(&dir, 1 << 20).unwrap_err();
+        assert_eq!(err.code(), "package_too_large");
+        assert!(matches!(err, LoadError::TooLarge { limit, .. } if limit == 1 << 20), "{err}");
+        assert_eq!(package_from_dir(&dir).unwrap_err().code(), "not_regular_file");
+    }
+
+    #[test]
+    fn files_add_up_to_the_limit_and_no_further() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        let total = (SKILL_MD.len() + "# A".len()) as u64;
+        assert_eq!(package_from_dir_within(&dir, total).unwrap().total_bytes(), total);
+        assert_eq!(package_from_dir_within(&dir, total - 1).unwrap_err().code(), "package_too_large");
+    }
+
+    #[test]
+    fn validation_counts_the_sizes_of_files_it_does_not_read_towards_the_limit() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let dir = demo_folder(&tmp);
+        fs::create_dir(dir.join("assets")).unwrap();
+        for i in 0..17 {
+            let file = fs::File::create(dir.join(format!("assets/part-{i}.bin"))).unwrap();
+            file.set_len(MAX_FILE_BYTES).unwrap();
+        }
+        let v = load_dir(&dir, Profile::Standard, &Policy::default());
+        let codes: Vec<&str> = v.findings.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["package_too_large"]);
     }
 
     #[test]

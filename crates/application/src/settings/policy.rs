@@ -13,8 +13,9 @@ const KEY: &str = "policy";
 
 /// The most files a package may be allowed to hold.
 pub const MAX_FILES_CEILING: u32 = 10_000;
-/// The largest total size a package may be allowed to have (1 GiB).
-pub const MAX_TOTAL_BYTES_CEILING: u64 = 1 << 30;
+/// The largest total size a package may be allowed to have (1 GiB): the most the folder loader
+/// reads of a skill, so every skill an import may take can be read back.
+pub const MAX_TOTAL_BYTES_CEILING: u64 = skillcase_skill::load::MAX_TOTAL_BYTES;
 /// The longest asset extension accepted.
 const MAX_EXTENSION_CHARS: usize = 10;
 

@@ -178,3 +178,31 @@ fn a_skill_breaking_the_upload_rules_is_refused_and_nothing_is_written() {
     assert!(text.ends_with("error export_refused: the skill does not meet Anthropic's upload rules: name_reserved_word, nested_archive\n"), "{text}");
     assert!(!out.exists());
 }
+
+/// 25 sparse files of 60 MB (1.5 GB, none of it on disk) against Anthropic's 30 MB: refused
+/// from the files' sizes with nothing written, and no child this test binary waited for came near
+/// reading them (which takes 1.5 GB).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_over_the_upload_limit_is_refused_from_its_sizes_unread() {
+    let work = TempDir::new().unwrap();
+    let data = TempDir::new().unwrap();
+    let dir = work.path().join("frete");
+    write(&dir, "SKILL.md", SKILL_MD.as_bytes());
+    write(&dir, "references/tabela.md", b"# Tabela\n");
+    for i in 0..25 {
+        let file = fs::File::create(dir.join(format!("references/parte-{i:02}.md"))).unwrap();
+        file.set_len(60 << 20).unwrap();
+    }
+    let out = work.path().join("out.skill");
+    let run = skillcase(&data).arg("export").arg(&dir).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let text = String::from_utf8(run.stderr.clone()).unwrap() + &stdout_of(&run);
+    assert!(text.contains("package_too_large"), "{text}");
+    assert!(text.contains(&format!("at most {} bytes", 30 << 20)), "{text}");
+    assert!(!out.exists());
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    let peak = usage.ru_maxrss as u64 * 1024;
+    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+}

@@ -227,3 +227,69 @@ fn install_needs_either_user_or_project() {
         .code(2);
     skillcase(&work).arg("install").arg(&src).args(["--target", "vim", "--user"]).assert().code(2);
 }
+
+/// Fills `dir` with 25 sparse files of 60 MB: 1.5 GB that take no disk.
+#[cfg(target_os = "linux")]
+fn plant_sparse_files(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    for i in 0..25 {
+        let file = fs::File::create(dir.join(format!("parte-{i:02}.bin"))).unwrap();
+        file.set_len(60 << 20).unwrap();
+    }
+}
+
+/// The largest peak memory of any child this test binary has waited for.
+#[cfg(target_os = "linux")]
+fn children_peak_bytes() -> u64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    usage.ru_maxrss as u64 * 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_source_whose_files_add_up_to_more_than_the_loader_takes_is_refused_unread() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    plant_sparse_files(&src.join("assets"));
+    let project = project(&work);
+    let run = skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let text = String::from_utf8(run.stderr.clone()).unwrap() + &stdout_of(&run);
+    assert!(text.contains("package_too_large"), "{text}");
+    assert!(!project.join(".claude/skills/frete").exists());
+    let peak = children_peak_bytes();
+    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_reports_an_installed_folder_grown_past_the_loader_limit_unread() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+    plant_sparse_files(&project.join(".claude/skills/frete/assets"));
+    let run = skillcase(&work)
+        .args(["verify", "--target", "claude", "--format", "json", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
+    assert_eq!(report["targets"][0]["skills"][0]["drift"][0]["kind"], "unreadable");
+    let peak = children_peak_bytes();
+    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+}

@@ -57,19 +57,17 @@ impl Library {
             RemoteError::InstallRefused { catalog, name: name.to_string(), code, findings: report.findings }
                 .into()
         };
-        let checked = self.import_zip(&packed, true)?;
-        if let Some(declared) = checked.name.as_ref().filter(|d| *d != name) {
+        // One pass of the import's checks (the security scan among them), then the write.
+        let checked = self.check_import(std::io::Cursor::new(&packed))?;
+        if let Some(declared) = checked.name().filter(|d| *d != name) {
             return Err(RemoteError::NameMismatch {
                 catalog,
                 name: name.to_string(),
-                declared: declared.clone(),
+                declared: declared.to_string(),
             }
             .into());
         }
-        if checked.refused.is_some() {
-            return Err(refused(checked));
-        }
-        let report = self.import_zip(&packed, false)?;
+        let report = self.write_import(checked, false)?;
         let Some(version) = report.version.clone().filter(|_| report.refused.is_none()) else {
             return Err(refused(report));
         };

@@ -12,10 +12,10 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
 use crate::finding::Finding;
-use crate::load::{package_from_dir, LoadError};
+use crate::load::{package_from_dir_within, LoadError};
 use crate::package::Package;
 use crate::policy::Policy;
-use crate::validate::{validate_package, Profile};
+use crate::validate::{validate_package, Profile, CLAUDE_MAX_BYTES};
 use skillcase_common::error::Coded;
 
 /// The profile an export must pass: Anthropic's upload rules.
@@ -68,9 +68,10 @@ impl Coded for ExportError {
     }
 }
 
-/// Reads the skill folder `dir`, checks it against the `claude` profile and packs it.
+/// Reads the skill folder `dir`, checks it against the `claude` profile and packs it. A folder
+/// over the profile's 30 MB is refused from its files' sizes (`package_too_large`), unread.
 pub fn pack_dir(dir: &Path) -> Result<Packed, ExportError> {
-    let pkg = package_from_dir(dir)?;
+    let pkg = package_from_dir_within(dir, CLAUDE_MAX_BYTES)?;
     let validated =
         validate_package(&pkg, EXPORT_PROFILE, &Policy { allow_executable: true, ..Policy::default() });
     let (errors, warnings): (Vec<Finding>, Vec<Finding>) =

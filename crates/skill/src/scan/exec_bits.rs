@@ -2,7 +2,8 @@
 //! other file with an exec bit is either a mistake or something that wants to run unseen, and a
 //! compiled program is code no reviewer can read.
 
-use super::{rules::rule, ScanFinding};
+use super::text::whole_file;
+use super::ScanFinding;
 use crate::files::{self, EXECUTABLE_EXTENSIONS};
 use crate::package::PackageFile;
 
@@ -22,7 +23,7 @@ pub(super) fn check(file: &PackageFile, out: &mut Vec<ScanFinding>) {
     let binary = MAGICS.iter().find(|(magic, _)| file.bytes.starts_with(magic) && file.bytes.len() >= 64);
     if let Some((_, format)) = binary {
         out.push(whole_file(
-            file,
+            &file.path,
             "executable_binary",
             format!("{} is a native {format} executable", file.path),
         ));
@@ -34,20 +35,6 @@ pub(super) fn check(file: &PackageFile, out: &mut Vec<ScanFinding>) {
     if executable_bit && !script {
         let mode = file.unix_mode.unwrap_or_default() & 0o777;
         let message = format!("{} is not a script but has mode {mode:o} (executable)", file.path);
-        out.push(whole_file(file, "exec_bit_non_script", message));
-    }
-}
-
-fn whole_file(file: &PackageFile, code: &str, message: String) -> ScanFinding {
-    let rule = rule(code);
-    ScanFinding {
-        code: rule.code.to_string(),
-        category: rule.category,
-        severity: rule.severity,
-        file: file.path.clone(),
-        line: None,
-        column: None,
-        message,
-        hint: rule.hint.to_string(),
+        out.push(whole_file(&file.path, "exec_bit_non_script", message));
     }
 }

@@ -7,8 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::text::{quote, Text};
-use super::ScanFinding;
+use super::text::{quote, Hit, Text, MAX_PER_CODE};
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<!--(.*?)-->").unwrap());
 
@@ -46,23 +45,21 @@ static OVERRIDE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Reports hidden and overriding instructions in `text`.
-pub(super) fn check(text: &Text<'_>, out: &mut Vec<ScanFinding>) {
+/// Reports hidden and overriding instructions in `text` (the first [`MAX_PER_CODE`] of each
+/// pattern).
+pub(super) fn check(text: &Text<'_>, out: &mut Vec<Hit>) {
     if text.is_prose() {
-        for caps in COMMENT.captures_iter(text.text) {
+        let orders = COMMENT.captures_iter(text.text).filter(|caps| ORDER.is_match(&caps[1]));
+        for caps in orders.take(MAX_PER_CODE) {
             let inner = caps.get(1).expect("group 1").as_str();
-            if ORDER.is_match(inner) {
-                let at = caps.get(0).expect("group 0").start();
-                let message = format!("an HTML comment gives the agent instructions: \"{}\"", quote(inner));
-                out.push(text.finding("html_comment_instruction", at, message));
-            }
+            let at = caps.get(0).expect("group 0").start();
+            let message = format!("an HTML comment gives the agent instructions: \"{}\"", quote(inner));
+            out.push(text.finding("html_comment_instruction", at, message));
         }
     }
     for re in OVERRIDE.iter() {
-        for m in re.find_iter(text.text) {
-            if quoted(text.text, m.start(), m.end()) {
-                continue;
-            }
+        let said = re.find_iter(text.text).filter(|m| !quoted(text.text, m.start(), m.end()));
+        for m in said.take(MAX_PER_CODE) {
             let message = format!("text aimed at overriding the agent: \"{}\"", quote(m.as_str()));
             out.push(text.finding("agent_override_instruction", m.start(), message));
         }

@@ -7,11 +7,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 use url::{Host, Url};
 
-use super::text::{quote, Text};
-use super::ScanFinding;
+use super::text::{quote, Hit, Text, MAX_PER_CODE};
 
 static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\b(?:https?|ftp)://[^\s<>()\[\]{}"'`|\\^]+"#).unwrap());
+    LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)(?:https?|ftp)://[^\s<>()\[\]{}"'`|\\^]+"#).unwrap());
 
 static MARKDOWN_LINK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"\[([^\]\n]{1,200})\]\(\s*<?((?:https?|ftp)://[^\s)>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap()
@@ -54,60 +53,68 @@ const SHORTENERS: &[&str] = &[
     "short.io",
 ];
 
-/// Reports every suspicious link in `text`.
-pub(super) fn check(text: &Text<'_>, out: &mut Vec<ScanFinding>) {
+/// Reports the suspicious links in `text` (the first [`MAX_PER_CODE`] of each kind).
+pub(super) fn check(text: &Text<'_>, out: &mut Vec<Hit>) {
+    let mut found = [0usize; HOST_CODES.len()];
     for m in URL.find_iter(text.text) {
+        if found.iter().all(|n| *n >= MAX_PER_CODE) {
+            break;
+        }
         let raw = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?', '*', '_']);
         let Ok(url) = Url::parse(raw) else { continue };
-        host_findings(text, m.start(), raw, &url, out);
+        for (code, message) in host_findings(raw, &url) {
+            let n = &mut found[HOST_CODES.iter().position(|c| *c == code).expect("a host code")];
+            if *n < MAX_PER_CODE {
+                *n += 1;
+                out.push(text.finding(code, m.start(), message));
+            }
+        }
     }
-    for caps in MARKDOWN_LINK.captures_iter(text.text) {
+    let mismatches = MARKDOWN_LINK.captures_iter(text.text).filter_map(|caps| {
         let label = caps.get(1).expect("group 1").as_str().trim().trim_matches(['`', '*', '_']);
         let target = caps.get(2).expect("group 2").as_str();
-        let (Some(shown), Ok(url)) = (ADDRESS_TEXT.captures(label), Url::parse(target)) else { continue };
-        let Some(Host::Domain(actual)) = url.host() else { continue };
+        let (Some(shown), Ok(url)) = (ADDRESS_TEXT.captures(label), Url::parse(target)) else { return None };
+        let Some(Host::Domain(actual)) = url.host() else { return None };
         let shown = shown.get(1).expect("group 1").as_str().to_ascii_lowercase();
-        if !same_site(&shown, actual) {
-            let at = caps.get(0).expect("group 0").start();
-            let message = format!("the link text shows `{}` but the link goes to `{actual}`", quote(label));
-            out.push(text.finding("link_text_mismatch", at, message));
-        }
+        let at = caps.get(0).expect("group 0").start();
+        let message = format!("the link text shows `{}` but the link goes to `{actual}`", quote(label));
+        (!same_site(&shown, actual)).then_some((at, message))
+    });
+    for (at, message) in mismatches.take(MAX_PER_CODE) {
+        out.push(text.finding("link_text_mismatch", at, message));
     }
 }
 
-fn host_findings(text: &Text<'_>, at: usize, raw: &str, url: &Url, out: &mut Vec<ScanFinding>) {
+/// The codes a link's host can raise.
+const HOST_CODES: [&str; 3] = ["link_raw_ip", "link_shortener", "link_punycode"];
+
+/// What is suspicious about the host of `url` (written `raw`): codes with their messages.
+fn host_findings(raw: &str, url: &Url) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
     match url.host() {
         Some(Host::Ipv4(ip)) if !ip.is_loopback() && !ip.is_unspecified() => {
-            out.push(text.finding(
-                "link_raw_ip",
-                at,
-                format!("a link to the raw IP address {ip}: `{}`", quote(raw)),
-            ));
+            out.push(("link_raw_ip", format!("a link to the raw IP address {ip}: `{}`", quote(raw))));
         }
         Some(Host::Ipv6(ip)) if !ip.is_loopback() && !ip.is_unspecified() => {
-            out.push(text.finding(
-                "link_raw_ip",
-                at,
-                format!("a link to the raw IP address {ip}: `{}`", quote(raw)),
-            ));
+            out.push(("link_raw_ip", format!("a link to the raw IP address {ip}: `{}`", quote(raw))));
         }
         Some(Host::Domain(host)) => {
             let bare = host.strip_prefix("www.").unwrap_or(host);
             if SHORTENERS.contains(&bare) {
-                out.push(text.finding(
+                out.push((
                     "link_shortener",
-                    at,
                     format!("a link through the shortener {bare}: `{}`", quote(raw)),
                 ));
             }
             if host.split('.').any(|label| label.starts_with("xn--")) {
                 let message =
                     format!("the host `{host}` is punycode (an internationalised name): `{}`", quote(raw));
-                out.push(text.finding("link_punycode", at, message));
+                out.push(("link_punycode", message));
             }
         }
         _ => {}
     }
+    out
 }
 
 /// The same site: equal once `www.` is dropped, or one a subdomain of the other.

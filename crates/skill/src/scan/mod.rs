@@ -1,14 +1,24 @@
 //! The security scan: what in a skill could harm the person or the agent that loads it, found
 //! in the package's files before anything runs. Secrets left in files, download-and-run lines,
-//! hidden or bidirectional Unicode, instructions hidden from the reader or aimed at overriding the
-//! agent, suspicious links and executable bits. It reads an in-memory [`Package`], so a folder, a
-//! zip under inspection and a stored version are scanned by the same code.
+//! hidden or bidirectional Unicode, bytes that hide text, instructions hidden from the reader or
+//! aimed at overriding the agent, suspicious links and executable bits. It reads an in-memory
+//! [`Package`], so a folder, a zip under inspection and a stored version are scanned by the same
+//! code.
+//!
+//! Every byte it gates on is read: a file of any size, and one with NUL bytes or bytes that are
+//! not UTF-8, is read as text (`text`: UTF-16 decoded, else each NUL byte as a space and other
+//! bytes as U+FFFD), so no byte
+//! makes a file unscanned; those bytes in a text file are a finding of their own, and so is a
+//! file the scan did not get whole. Each rule costs time linear in the file: its patterns run in
+//! the regex crate's linear-time automata, findings are placed on lines in one walk, and a rule
+//! stops collecting a pattern's matches once it has as many as a report shows.
 //!
 //! Every rule has a stable code, a category and a severity in [`rules::RULES`]
 //! (`docs/finding-codes.md` lists them). A `critical` finding is one an importer should never meet
 //! by accident: the import refuses it unless the workspace policy allows it.
 
 mod exec_bits;
+mod hidden_bytes;
 mod instructions;
 mod links;
 pub mod measure;
@@ -22,9 +32,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::finding::{Finding, Severity};
-use crate::package::Package;
+use crate::package::{Package, PackageFile};
 pub use rules::{rule, Rule, RULES};
-use text::Text;
+use text::{Decoded, Text};
 
 /// How bad a scan finding is. `critical` and `error` fail `skillcase scan`; `critical` also
 /// refuses an import unless the policy allows it; `warning` is for a person to look at.
@@ -59,6 +69,9 @@ pub enum Category {
     RemoteExec,
     /// Characters a reader cannot see: bidirectional controls, zero-width and tag characters.
     HiddenUnicode,
+    /// Bytes that hide text (NUL bytes, bytes that are not UTF-8, in a text file) and files the
+    /// scan did not get whole.
+    HiddenBytes,
     /// Instructions hidden in comments or aimed at overriding the agent's own.
     HiddenInstructions,
     /// Links that hide where they go: raw IPs, shorteners, punycode, text naming another site.
@@ -69,10 +82,11 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order reports list them.
-    pub const ALL: [Category; 6] = [
+    pub const ALL: [Category; 7] = [
         Category::Secrets,
         Category::RemoteExec,
         Category::HiddenUnicode,
+        Category::HiddenBytes,
         Category::HiddenInstructions,
         Category::SuspiciousLinks,
         Category::ExecBits,
@@ -84,6 +98,7 @@ impl Category {
             Category::Secrets => "secrets",
             Category::RemoteExec => "remote_exec",
             Category::HiddenUnicode => "hidden_unicode",
+            Category::HiddenBytes => "hidden_bytes",
             Category::HiddenInstructions => "hidden_instructions",
             Category::SuspiciousLinks => "suspicious_links",
             Category::ExecBits => "exec_bits",
@@ -143,49 +158,36 @@ impl ScanFinding {
     }
 }
 
-/// Files larger than this are not read as text (a data set, not instructions); their mode and
-/// magic bytes are still checked.
-const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
-/// At most this many findings of one code in one file, so a file full of one problem stays readable.
-const MAX_PER_CODE_AND_FILE: usize = 20;
-
 /// Scans every file of `pkg`; findings sorted by file, line and column.
 pub fn scan_package(pkg: &Package) -> Vec<ScanFinding> {
-    let mut out = Vec::new();
-    for file in &pkg.files {
-        let mut found = Vec::new();
-        exec_bits::check(file, &mut found);
-        if let Some(text) = text_of(&file.bytes) {
-            let text = Text::new(&file.path, text);
-            secrets::check(&text, &mut found);
-            remote_exec::check(&text, &mut found);
-            unicode::check(&text, &mut found);
-            instructions::check(&text, &mut found);
-            links::check(&text, &mut found);
-        }
-        out.extend(capped(found));
-    }
+    let mut out: Vec<ScanFinding> = pkg.files.iter().flat_map(scan_file).collect();
     out.sort_by(|a, b| (&a.file, a.line, a.column, &a.code).cmp(&(&b.file, b.line, b.column, &b.code)));
     out
 }
 
-/// The bytes as text when they are UTF-8, small enough and not binary (no NUL byte).
-fn text_of(bytes: &[u8]) -> Option<&str> {
-    if bytes.len() > MAX_TEXT_BYTES || memchr::memchr(0, bytes).is_some() {
-        return None;
+/// Every rule over one file: whole-file findings first, then those in its text.
+fn scan_file(file: &PackageFile) -> Vec<ScanFinding> {
+    let mut out = Vec::new();
+    exec_bits::check(file, &mut out);
+    out.extend(hidden_bytes::incomplete(file));
+    let native = out.iter().any(|f| f.code == "executable_binary");
+    let decoded = Decoded::of(&file.bytes);
+    let text = Text::new(&file.path, &decoded.text);
+    let mut hits = Vec::new();
+    if !native {
+        hidden_bytes::check(&text, &decoded, &mut hits);
     }
-    std::str::from_utf8(bytes).ok()
-}
-
-fn capped(mut found: Vec<ScanFinding>) -> Vec<ScanFinding> {
-    found.sort_by_key(|f| (f.line, f.column));
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    found.retain(|f| {
-        let n = seen.entry(f.code.clone()).or_default();
-        *n += 1;
-        *n <= MAX_PER_CODE_AND_FILE
-    });
-    found
+    secrets::check(&text, &mut hits);
+    remote_exec::check(&text, &mut hits);
+    // In a binary file (an image, an archive) a few bytes here and there decode to invisible
+    // characters by chance; hidden characters matter where the file is read as text.
+    if decoded.is_clean() || text.is_text_file() {
+        unicode::check(&text, &mut hits);
+    }
+    instructions::check(&text, &mut hits);
+    links::check(&text, &mut hits);
+    out.extend(text.place(hits));
+    out
 }
 
 /// True when any finding is `critical` or `error`.

@@ -92,6 +92,27 @@ pub const RULES: &[Rule] = &[
         hint: "delete the invisible character, or write it as an escape where it is needed",
     },
     Rule {
+        code: "text_nul_byte",
+        category: HiddenBytes,
+        severity: Critical,
+        summary: "A text file (Markdown, plain text, HTML, code, YAML, JSON, CSV, no extension) holds NUL bytes: editors and diffs stop at them or hide what follows, and scanners that skip binary files look away, while the agent still reads the text. The scan reads through them: UTF-16 (by its byte-order mark or its NUL bytes) is decoded as UTF-16, any other NUL byte is read as a space.",
+        hint: "remove the NUL bytes and save the file as UTF-8 text",
+    },
+    Rule {
+        code: "text_not_utf8",
+        category: HiddenBytes,
+        severity: Error,
+        summary: "A text file holds bytes that are not UTF-8 (another encoding, or binary data), which tools show differently or not at all; the scan reads the text around them.",
+        hint: "save the file as UTF-8, or move binary data to `assets/` under a binary extension",
+    },
+    Rule {
+        code: "scan_incomplete",
+        category: HiddenBytes,
+        severity: Critical,
+        summary: "The scan was given only part of a file (a package read just to be validated), so the rest was never checked; an import refuses it.",
+        hint: "scan the package read whole, as it is imported or stored",
+    },
+    Rule {
         code: "html_comment_instruction",
         category: HiddenInstructions,
         severity: Critical,

@@ -1,36 +1,38 @@
 //! Secrets written into a skill's files: provider API keys by their documented shapes, private
 //! key blocks, and tokens (JWTs, bearer headers, high-entropy values assigned to a secret's name).
 //! Documentation's placeholders (`AKIAIOSFODNN7EXAMPLE`, `sk-...xxxx`, `<your-key>`) are not secrets.
+//! Word boundaries are ASCII (`(?-u:\b)`): every pattern is ASCII, and an ASCII boundary keeps
+//! the search in the regex crate's linear-time automaton on any text (a Unicode `\b` leaves it
+//! for a slower engine as soon as the text holds a non-ASCII letter).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::text::{quote, Text};
-use super::ScanFinding;
+use super::text::{quote, Hit, Text, MAX_PER_CODE};
 
 /// Provider key shapes: (provider, pattern).
 static PROVIDER_KEYS: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     [
-        ("AWS access key ID", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-        ("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"),
-        ("GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
-        ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-        ("Slack token", r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+        ("AWS access key ID", r"(?-u:\b)(?:AKIA|ASIA)[0-9A-Z]{16}(?-u:\b)"),
+        ("GitHub token", r"(?-u:\b)gh[pousr]_[A-Za-z0-9]{36,}(?-u:\b)"),
+        ("GitHub fine-grained token", r"(?-u:\b)github_pat_[A-Za-z0-9_]{50,}"),
+        ("GitLab token", r"(?-u:\b)glpat-[A-Za-z0-9_-]{20,}"),
+        ("Slack token", r"(?-u:\b)xox[abprs]-[A-Za-z0-9-]{10,}"),
         ("Slack webhook", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}"),
-        ("Stripe secret key", r"\b[sr]k_live_[0-9A-Za-z]{20,}"),
-        ("Anthropic API key", r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{20,}"),
+        ("Stripe secret key", r"(?-u:\b)[sr]k_live_[0-9A-Za-z]{20,}"),
+        ("Anthropic API key", r"(?-u:\b)sk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{20,}"),
         (
             "OpenAI API key",
-            r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{30,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+            r"(?-u:\b)sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{30,}|(?-u:\b)sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}(?-u:\b)",
         ),
-        ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
-        ("Hugging Face token", r"\bhf_[A-Za-z]{30,}\b"),
-        ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-        ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
-        ("SendGrid key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
-        ("Twilio key", r"\bSK[0-9a-f]{32}\b"),
-        ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+        ("Google API key", r"(?-u:\b)AIza[0-9A-Za-z_-]{35}"),
+        ("Hugging Face token", r"(?-u:\b)hf_[A-Za-z]{30,}(?-u:\b)"),
+        ("npm token", r"(?-u:\b)npm_[A-Za-z0-9]{36}(?-u:\b)"),
+        ("PyPI token", r"(?-u:\b)pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+        ("SendGrid key", r"(?-u:\b)SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
+        ("Twilio key", r"(?-u:\b)SK[0-9a-f]{32}(?-u:\b)"),
+        ("DigitalOcean token", r"(?-u:\b)do[por]_v1_[a-f0-9]{64}(?-u:\b)"),
     ]
     .into_iter()
     .map(|(name, re)| (name, Regex::new(re).expect("a valid key pattern")))
@@ -42,74 +44,57 @@ static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static JWT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}").unwrap()
+    Regex::new(r"(?-u:\b)eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}").unwrap()
 });
 
 static BEARER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\bbearer\s+([A-Za-z0-9_\-.~+/]{24,}=*)").unwrap());
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9_\-.~+/]{24,}=*)").unwrap());
 
 /// `api_key = "…"`, `"client_secret": "…"`, `PASSWORD=…`.
 static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)\b[a-z0-9_]*(?:api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|private[_-]?token|password|passwd)["']?\s*[:=]\s*["']?([A-Za-z0-9_\-+/=.!@#$%^*]{12,})"#,
+        r#"(?i)(?-u:\b)[a-z0-9_]*(?:api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|private[_-]?token|password|passwd)["']?\s*[:=]\s*["']?([A-Za-z0-9_\-+/=.!@#$%^*]{12,})"#,
     )
     .unwrap()
 });
 
-/// Reports every secret in `text`.
-pub(super) fn check(text: &Text<'_>, out: &mut Vec<ScanFinding>) {
+/// Reports the secrets in `text` (the first [`MAX_PER_CODE`] of each pattern).
+pub(super) fn check(text: &Text<'_>, out: &mut Vec<Hit>) {
     for (provider, re) in PROVIDER_KEYS.iter() {
-        for m in re.find_iter(text.text) {
-            if !is_placeholder(m.as_str()) {
-                out.push(text.finding(
-                    "secret_api_key",
-                    m.start(),
-                    format!("{provider} `{}`", redact(m.as_str())),
-                ));
-            }
+        let keys = re.find_iter(text.text).filter(|m| !is_placeholder(m.as_str()));
+        for m in keys.take(MAX_PER_CODE) {
+            let message = format!("{provider} `{}`", redact(m.as_str()));
+            out.push(text.finding("secret_api_key", m.start(), message));
         }
     }
-    for m in PRIVATE_KEY.find_iter(text.text) {
-        out.push(text.finding(
-            "secret_private_key",
-            m.start(),
-            format!("a private key block: {}", m.as_str()),
-        ));
+    for m in PRIVATE_KEY.find_iter(text.text).take(MAX_PER_CODE) {
+        let message = format!("a private key block: {}", m.as_str());
+        out.push(text.finding("secret_private_key", m.start(), message));
     }
-    for m in JWT.find_iter(text.text) {
-        out.push(text.finding(
-            "secret_token",
-            m.start(),
-            format!("a JSON Web Token `{}`", redact(m.as_str())),
-        ));
+    for m in JWT.find_iter(text.text).take(MAX_PER_CODE) {
+        let message = format!("a JSON Web Token `{}`", redact(m.as_str()));
+        out.push(text.finding("secret_token", m.start(), message));
     }
-    for caps in BEARER.captures_iter(text.text) {
+    let bearers = BEARER
+        .captures_iter(text.text)
+        .map(|caps| caps.get(1).expect("group 1"))
+        .filter(|value| looks_random(value.as_str()) && !JWT.is_match(value.as_str()));
+    for value in bearers.take(MAX_PER_CODE) {
+        let message = format!("a bearer token `{}`", redact(value.as_str()));
+        out.push(text.finding("secret_token", value.start(), message));
+    }
+    let assigned = ASSIGNED.captures_iter(text.text).filter(|caps| {
+        let value = caps.get(1).expect("group 1").as_str();
+        let known = PROVIDER_KEYS.iter().any(|(_, re)| re.is_match(value)) || JWT.is_match(value);
+        !known && looks_random(value)
+    });
+    for caps in assigned.take(MAX_PER_CODE) {
         let value = caps.get(1).expect("group 1");
-        if looks_random(value.as_str()) && !JWT.is_match(value.as_str()) {
-            out.push(text.finding(
-                "secret_token",
-                value.start(),
-                format!("a bearer token `{}`", redact(value.as_str())),
-            ));
-        }
-    }
-    for caps in ASSIGNED.captures_iter(text.text) {
-        let value = caps.get(1).expect("group 1");
-        let known =
-            PROVIDER_KEYS.iter().any(|(_, re)| re.is_match(value.as_str())) || JWT.is_match(value.as_str());
-        if !known && looks_random(value.as_str()) {
-            let whole = caps.get(0).expect("group 0").as_str();
-            let name = whole.split(['=', ':']).next().unwrap_or(whole).trim_matches(['"', '\'', ' ']);
-            out.push(text.finding(
-                "secret_token",
-                value.start(),
-                format!(
-                    "`{}` is assigned the secret-looking value `{}`",
-                    quote(name),
-                    redact(value.as_str())
-                ),
-            ));
-        }
+        let whole = caps.get(0).expect("group 0").as_str();
+        let name = whole.split(['=', ':']).next().unwrap_or(whole).trim_matches(['"', '\'', ' ']);
+        let message =
+            format!("`{}` is assigned the secret-looking value `{}`", quote(name), redact(value.as_str()));
+        out.push(text.finding("secret_token", value.start(), message));
     }
 }
 

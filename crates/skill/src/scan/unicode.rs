@@ -4,8 +4,9 @@
 //! Zero-width joiners inside emoji sequences and joiners in scripts that need them (Arabic,
 //! Persian, the Indic scripts) are ordinary text and are not reported.
 
-use super::text::Text;
-use super::ScanFinding;
+use std::collections::HashMap;
+
+use super::text::{Hit, Text, MAX_PER_CODE};
 
 fn code_of(c: char, prev: Option<char>, next: Option<char>) -> Option<&'static str> {
     match c {
@@ -29,52 +30,82 @@ fn joins_legitimately(prev: Option<char>, next: Option<char>) -> bool {
     (emoji(prev) && emoji(next)) || joining_script(prev) || joining_script(next)
 }
 
-fn describe(code: &str, run: &[char]) -> String {
-    let names: Vec<String> = run.iter().take(4).map(|c| format!("U+{:04X}", *c as u32)).collect();
-    let more = if run.len() > 4 { format!(" and {} more", run.len() - 4) } else { String::new() };
-    let what = match code {
-        "unicode_bidi_control" => "bidirectional control",
-        "unicode_tag_characters" => {
-            let hidden: String = run
-                .iter()
-                .filter_map(|c| {
-                    char::from_u32(*c as u32 - 0xE0000).filter(|h| h.is_ascii_graphic() || *h == ' ')
-                })
-                .collect();
-            return format!(
-                "{} invisible tag characters spelling \"{}\"",
-                run.len(),
-                super::text::quote(&hidden)
-            );
-        }
-        _ => "invisible character",
-    };
-    format!("{what} {}{more}", names.join(" "))
+/// A run of hidden characters of one code: where it starts, how long it is, and its first
+/// characters (enough for the message).
+struct Run {
+    code: &'static str,
+    offset: usize,
+    len: usize,
+    shown: Vec<char>,
 }
 
-/// Reports every run of hidden characters in `text`.
-pub(super) fn check(text: &Text<'_>, out: &mut Vec<ScanFinding>) {
-    let chars: Vec<(usize, char)> = text.text.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (offset, c) = chars[i];
-        let prev = i.checked_sub(1).map(|j| chars[j].1);
-        let next = chars.get(i + 1).map(|x| x.1);
+/// How many characters of a run a message can show (tag characters spell up to a quote's length).
+const SHOWN: usize = 64;
+
+impl Run {
+    fn push(&mut self, c: char) {
+        self.len += 1;
+        if self.shown.len() < SHOWN {
+            self.shown.push(c);
+        }
+    }
+
+    fn describe(&self) -> String {
+        let names: Vec<String> = self.shown.iter().take(4).map(|c| format!("U+{:04X}", *c as u32)).collect();
+        let more = if self.len > 4 { format!(" and {} more", self.len - 4) } else { String::new() };
+        let what = match self.code {
+            "unicode_bidi_control" => "bidirectional control",
+            "unicode_tag_characters" => {
+                let hidden: String = self
+                    .shown
+                    .iter()
+                    .filter_map(|c| {
+                        char::from_u32(*c as u32 - 0xE0000).filter(|h| h.is_ascii_graphic() || *h == ' ')
+                    })
+                    .collect();
+                return format!(
+                    "{} invisible tag characters spelling \"{}\"",
+                    self.len,
+                    super::text::quote(&hidden)
+                );
+            }
+            _ => "invisible character",
+        };
+        format!("{what} {}{more}", names.join(" "))
+    }
+}
+
+/// Reports the runs of hidden characters in `text` (the first [`MAX_PER_CODE`] of each code), in
+/// one pass that keeps only the characters on either side of the current one.
+pub(super) fn check(text: &Text<'_>, out: &mut Vec<Hit>) {
+    let mut found: HashMap<&str, usize> = HashMap::new();
+    let mut run: Option<Run> = None;
+    let mut chars = text.text.char_indices().peekable();
+    let mut prev = None;
+    while let Some((offset, c)) = chars.next() {
+        let next = chars.peek().map(|x| x.1);
         // A byte-order mark that opens the file is an encoding marker, not hidden text.
         let code = if offset == 0 && c == '\u{FEFF}' { None } else { code_of(c, prev, next) };
-        let Some(code) = code else {
-            i += 1;
-            continue;
-        };
-        let mut run = vec![c];
-        let mut j = i + 1;
-        while j < chars.len()
-            && code_of(chars[j].1, Some(chars[j - 1].1), chars.get(j + 1).map(|x| x.1)) == Some(code)
-        {
-            run.push(chars[j].1);
-            j += 1;
+        prev = Some(c);
+        match (&mut run, code) {
+            (Some(current), Some(code)) if current.code == code => current.push(c),
+            (_, code) => {
+                if let Some(done) = run.take() {
+                    report(text, done, &mut found, out);
+                }
+                run = code.map(|code| Run { code, offset, len: 1, shown: vec![c] });
+            }
         }
-        out.push(text.finding(code, offset, describe(code, &run)));
-        i = j;
+    }
+    if let Some(done) = run {
+        report(text, done, &mut found, out);
+    }
+}
+
+fn report(text: &Text<'_>, run: Run, found: &mut HashMap<&'static str, usize>, out: &mut Vec<Hit>) {
+    let n = found.entry(run.code).or_default();
+    if *n < MAX_PER_CODE {
+        *n += 1;
+        out.push(text.finding(run.code, run.offset, run.describe()));
     }
 }

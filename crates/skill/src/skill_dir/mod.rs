@@ -170,6 +170,11 @@ impl SkillDir {
     pub(crate) fn into_folder(self) -> Result<native::Folder, FileError> {
         self.root.into_folder()
     }
+
+    /// The folder, ready to be listed by a walk, with `self` kept open for another.
+    pub(crate) fn folder(&self) -> Result<native::Folder, FileError> {
+        self.root.folder()
+    }
 }
 
 /// The portable folder over `path`, for tests that hold it to the Unix one.

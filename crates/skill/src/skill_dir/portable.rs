@@ -60,6 +60,11 @@ impl Root {
     pub(super) fn into_folder(self) -> Result<Folder, FileError> {
         Ok(Folder { abs: self.abs, entries: None })
     }
+
+    #[cfg_attr(unix, allow(dead_code))]
+    pub(super) fn folder(&self) -> Result<Folder, FileError> {
+        Ok(Folder { abs: self.abs.clone(), entries: None })
+    }
 }
 
 /// An open (listed) folder of a skill, reached by its path.

@@ -98,6 +98,17 @@ impl Root {
         Folder::new(readable, self.abs)
     }
 
+    /// The folder, readable, to be walked, leaving the root open for another walk: a fresh open of
+    /// the same folder, so each walk lists it from its start.
+    pub(super) fn folder(&self) -> Result<Folder, FileError> {
+        let readable = match &self.fd {
+            Some(fd) => open_folder_at(fd.as_fd(), Path::new("."), FOLDER)
+                .map_err(|e| FileError::FolderIo { path: self.abs.clone(), source: e.into_io() })?,
+            None => open_folder_at(rustix::fs::CWD, &self.abs, FOLDER.difference(OFlags::NOFOLLOW))?,
+        };
+        Folder::new(readable, self.abs.clone())
+    }
+
     /// The anchor, opened now if the folder is named.
     #[cfg(test)]
     pub(super) fn anchor(&self) -> OwnedFd {

@@ -114,6 +114,14 @@ pub fn walk(
     walk_folder(dir.into_folder()?, "", 0, visit)
 }
 
+/// [`walk`], leaving `dir` open so that it can be walked again (sizing a folder before reading it).
+pub fn walk_ref(
+    dir: &SkillDir,
+    visit: &mut dyn FnMut(&Visit<'_>) -> Result<(), LoadError>,
+) -> Result<(), LoadError> {
+    walk_folder(dir.folder()?, "", 0, visit)
+}
+
 /// [`walk`] over any [`Listing`], from the folder at package path `rel`, `depth` levels down.
 pub fn walk_folder<F: Listing>(
     mut folder: F,

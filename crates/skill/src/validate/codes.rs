@@ -19,6 +19,7 @@ pub const ALL_CODES: &[&str] = &[
     "skill_md_lowercase",
     "not_utf8",
     "utf8_bom",
+    "nul_byte",
     "crlf_line_endings",
     "frontmatter_missing",
     "frontmatter_unclosed",

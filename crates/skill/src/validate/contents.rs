@@ -8,7 +8,7 @@ use crate::package::PackageFile;
 
 /// Anthropic's upload limits (claude profile).
 const CLAUDE_MAX_FILES: u64 = 200;
-const CLAUDE_MAX_BYTES: u64 = 30 * 1024 * 1024;
+pub(crate) const CLAUDE_MAX_BYTES: u64 = 30 * 1024 * 1024;
 /// Archive extensions Anthropic's upload refuses inside a skill zip ("cannot contain nested zip files").
 const ARCHIVE_EXTENSIONS: &[&str] = &["zip", "skill", "tar", "gz", "tgz", "7z", "rar"];
 /// How much of a file the executable check reads (`#!`).

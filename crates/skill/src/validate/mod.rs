@@ -25,6 +25,7 @@ use crate::package::Package;
 use crate::policy::Policy;
 use crate::yaml::{Key, Node};
 pub use codes::ALL_CODES;
+pub(crate) use contents::CLAUDE_MAX_BYTES;
 
 /// Which rule set applies (SPEC A4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
@@ -234,6 +235,11 @@ impl Ctx<'_> {
             );
             out.push(f.at(1, 1).hint("save the file as UTF-8 without BOM"));
         }
+        if self.profile == Profile::Skillcase {
+            if let Some(f) = self.pkg.file(self.file).and_then(|f| nul_byte(self.file, &f.bytes)) {
+                out.push(f);
+            }
+        }
         if self.fm.crlf && self.profile == Profile::Skillcase {
             out.push(
                 Finding::warning("crlf_line_endings", self.file, "SKILL.md uses Windows (CRLF) line endings")
@@ -319,6 +325,20 @@ fn skill_md<'p>(pkg: &'p Package, out: &mut Vec<Finding>) -> Option<(&'static st
             None
         }
     }
+}
+
+/// A NUL byte in SKILL.md, at its first: no instruction needs one, editors and other scanners stop
+/// at it, and the agent reads on.
+fn nul_byte(file: &str, bytes: &[u8]) -> Option<Finding> {
+    let at = memchr::memchr(0, bytes)?;
+    let before = &bytes[..at];
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let finding = Finding::error("nul_byte", file, format!("{file} holds a NUL byte"))
+        .at(u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(column).unwrap_or(u32::MAX))
+        .hint("delete the NUL byte; SKILL.md is plain UTF-8 text");
+    Some(finding)
 }
 
 fn not_utf8(file: &str) -> Finding {

@@ -27,10 +27,12 @@ fn counts_on(split: &str) -> BTreeMap<Category, (u32, u32, u32)> {
 }
 
 /// (flagged right, false alarms, missed) per category.
-fn expected(rows: [(Category, (u32, u32, u32)); 6]) -> BTreeMap<Category, (u32, u32, u32)> {
+fn expected(rows: [(Category, (u32, u32, u32)); 7]) -> BTreeMap<Category, (u32, u32, u32)> {
     rows.into_iter().collect()
 }
 
+/// Every rule a skill folder can trigger: `scan_incomplete` needs a package read only in part,
+/// which no folder read whole is (`scan_rules.rs` builds one).
 #[test]
 fn every_rule_has_a_malicious_skill_in_the_train_split() {
     let mut fired = std::collections::BTreeSet::new();
@@ -38,8 +40,11 @@ fn every_rule_has_a_malicious_skill_in_the_train_split() {
         let pkg = skillcase_skill::load::package_from_dir(&sample.dir).unwrap();
         fired.extend(skillcase_skill::scan::scan_package(&pkg).into_iter().map(|f| f.code));
     }
-    let rules: std::collections::BTreeSet<String> =
-        skillcase_skill::scan::RULES.iter().map(|r| r.code.to_string()).collect();
+    let rules: std::collections::BTreeSet<String> = skillcase_skill::scan::RULES
+        .iter()
+        .map(|r| r.code.to_string())
+        .filter(|code| code != "scan_incomplete")
+        .collect();
     assert_eq!(fired, rules);
 }
 
@@ -49,6 +54,7 @@ fn on_the_train_split_every_malicious_skill_is_caught_and_two_real_skills_are_fl
         (Secrets, (6, 0, 0)),
         (RemoteExec, (6, 0, 0)),
         (HiddenUnicode, (3, 1, 0)),
+        (HiddenBytes, (2, 0, 0)),
         (HiddenInstructions, (4, 0, 0)),
         (SuspiciousLinks, (4, 1, 0)),
         (ExecBits, (3, 0, 0)),
@@ -62,6 +68,7 @@ fn on_the_held_out_split_the_figures_are_those_measured_once() {
         (Secrets, (2, 0, 2)),
         (RemoteExec, (4, 0, 2)),
         (HiddenUnicode, (3, 1, 1)),
+        (HiddenBytes, (0, 0, 0)),
         (HiddenInstructions, (3, 0, 2)),
         (SuspiciousLinks, (3, 1, 2)),
         (ExecBits, (4, 0, 0)),

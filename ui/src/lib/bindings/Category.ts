@@ -3,4 +3,4 @@
 /**
  * What kind of danger a rule looks for; precision and recall are measured per category.
  */
-export type Category = "secrets" | "remote_exec" | "hidden_unicode" | "hidden_instructions" | "suspicious_links" | "exec_bits";
+export type Category = "secrets" | "remote_exec" | "hidden_unicode" | "hidden_bytes" | "hidden_instructions" | "suspicious_links" | "exec_bits";

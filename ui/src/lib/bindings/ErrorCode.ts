@@ -87,6 +87,7 @@ export type ErrorCode =
   | "not_regular_file"
   | "origin_not_allowed"
   | "package_path_unsafe"
+  | "package_too_large"
   | "patch_ambiguous"
   | "patch_no_match"
   | "path_backslash"

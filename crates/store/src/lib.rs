@@ -5,6 +5,7 @@
 pub mod blobs;
 mod database;
 pub mod db;
+mod private;
 pub mod settings;
 
 pub use database::{atomic, Database};

@@ -1,4 +1,5 @@
-//! The `skillcase` binary's basic contract: help, version, usage errors exit 2.
+//! The `skillcase` binary's basic contract: help, version, usage errors exit 2, and a first start
+//! that works however many processes make it at once.
 
 use assert_cmd::Command;
 
@@ -40,4 +41,32 @@ fn info_reports_the_data_directory_from_the_environment() {
     let info: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(info["data_dir"], dir.path().display().to_string());
     assert_eq!(info["database_path"], dir.path().join("skillcase.sqlite3").display().to_string());
+}
+
+#[test]
+fn processes_started_together_on_a_fresh_data_directory_all_open_it_and_keep_it_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("skillcase"))
+                .arg("info")
+                .env("SKILLCASE_DATA_DIR", &data)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&data), 0o700, "the data directory");
+        assert_eq!(mode(&data.join("skillcase.sqlite3")), 0o600, "the database");
+    }
 }

@@ -4,6 +4,12 @@
 //! reply must not un-happen after a power cut). The schema is a list of numbered `.sql` files
 //! embedded in the binary and tracked with `PRAGMA user_version` (rusqlite_migration); a
 //! database written by a newer Skillcase is refused instead of being touched.
+//!
+//! The data directory is created 0700 and the database file 0600 (the database holds people's
+//! cases); one process migrates at a time ([`lock`]), so processes started together on a fresh
+//! data directory all open it.
+
+mod lock;
 
 use std::path::Path;
 use std::time::Duration;
@@ -12,6 +18,8 @@ use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 
 use skillcase_common::error::Coded;
+
+use crate::private;
 
 /// File name of the database inside the data directory.
 pub const DATABASE_FILE: &str = "skillcase.sqlite3";
@@ -87,15 +95,19 @@ pub fn schema_version() -> usize {
 }
 
 /// Opens (creating if needed) the database at `path`, configures the connection and applies
-/// pending migrations. Refuses a database whose schema is newer than this build.
+/// pending migrations. Refuses a database whose schema is newer than this build. A new data
+/// directory is created 0700 and a new database file 0600; an existing database file readable by
+/// others is made private.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
     let shown = path.display().to_string();
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| DbError::Open {
-            path: shown.clone(),
-            source: rusqlite::Error::InvalidPath(format!("{}: {e}", parent.display()).into()),
-        })?;
-    }
+    let data_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let failed = |what: &Path, e: &dyn std::fmt::Display| DbError::Open {
+        path: shown.clone(),
+        source: rusqlite::Error::InvalidPath(format!("{}: {e}", what.display()).into()),
+    };
+    private::create_dir(data_dir).map_err(|e| failed(data_dir, &e))?;
+    let _migrating = lock::MigrationLock::acquire(path).map_err(|e| failed(path, &e))?;
+    private::create_file(path).and_then(|()| private::tighten(path)).map_err(|e| failed(path, &e))?;
     let mut conn = Connection::open(path).map_err(|source| DbError::Open { path: shown.clone(), source })?;
     configure(&conn)?;
     refuse_newer(&conn, &shown)?;
@@ -154,6 +166,39 @@ mod tests {
         assert_eq!(version as usize, schema_version());
         assert_eq!(mode, "wal");
         assert_eq!(fks, 1);
+    }
+
+    #[test]
+    fn connections_opening_a_fresh_file_at_once_all_succeed_and_migrate_it_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data").join(DATABASE_FILE);
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let openers: Vec<_> = (0..8)
+            .map(|_| {
+                let (path, start) = (path.clone(), std::sync::Arc::clone(&start));
+                std::thread::spawn(move || {
+                    start.wait();
+                    open(&path).map(drop)
+                })
+            })
+            .collect();
+        for opener in openers {
+            opener.join().unwrap().unwrap();
+        }
+        let version: i64 =
+            open(&path).unwrap().pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+        assert_eq!(version as usize, schema_version());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_database_is_0600_in_a_new_0700_data_directory() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        open(&data.join(DATABASE_FILE)).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&data), mode(&data.join(DATABASE_FILE))), (0o700, 0o600));
     }
 
     #[test]

@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use base64::Engine as _;
 use skillcase_common::ErrorBody;
 use skillcase_library::activations::MatchOutcome;
+use skillcase_library::served::{ServedSkill, ServedVersion};
 use skillcase_library::{
-    CatalogEntry, DayCount, FileDiff, GcReport, ImportReport, Library, LibraryError, SkillDetail, SkillPage,
-    SkillQuery, VersionInfo,
+    CatalogEntry, DayCount, FileDiff, GcReport, ImportReport, Library, LibraryError, ManifestEntry,
+    SkillDetail, SkillPage, SkillQuery, VersionInfo,
 };
 use skillcase_skill::disclosure::{Activation, Index, IndexFormat, DEFAULT_BUDGET};
 use skillcase_skill::finding::Finding;
@@ -65,6 +66,36 @@ impl App {
         self.on_library(move |lib| lib.level3(&name, &path)).await
     }
 
+    /// The skills the agent is served, each at the stored version it is served at (the MCP
+    /// Skills extension's listing). Levels 2 and 3 read the same versions: see
+    /// [`skillcase_library::served`].
+    pub async fn served_skills(&self) -> Result<Vec<ServedSkill>, ErrorBody> {
+        self.on_library(|lib| Ok(lib.served_skills())).await
+    }
+
+    /// The served skill `name` and the version it is served at: `skill_not_found`, or
+    /// `skill_invalid` while the library holds it invalid.
+    pub async fn served_skill(&self, name: String) -> Result<ServedSkill, ErrorBody> {
+        self.on_library(move |lib| lib.served_skill(&name)).await
+    }
+
+    /// The stored versions of `skills` as a listing shows them (manifest and `SKILL.md`); one
+    /// whose content cannot be read (a blob gone missing) is left out rather than failing all.
+    pub async fn served_versions(&self, skills: Vec<ServedSkill>) -> Result<Vec<ServedVersion>, ErrorBody> {
+        self.on_library(move |lib| Ok(skills.iter().filter_map(|s| lib.served_version(s).ok()).collect()))
+            .await
+    }
+
+    /// One file of a served skill, byte for byte from the stored version the agent is served
+    /// (the MCP `resources/read`), with its manifest entry; level 3 reads the same bytes.
+    pub async fn served_file(
+        &self,
+        name: String,
+        path: String,
+    ) -> Result<(ManifestEntry, Vec<u8>), ErrorBody> {
+        self.on_library(move |lib| lib.served_file(&name, &path)).await
+    }
+
     /// The agent reads a skill (level 2); with a conversation, the skill becomes active in it.
     pub async fn read_skill(
         &self,
@@ -76,7 +107,8 @@ impl App {
     }
 
     /// [`App::read_skill`] with the text's parts marked, for a front end that also returns the
-    /// required, optional and route-matched lists as data (MCP's `read_skill` tool).
+    /// required, optional and route-matched lists as data (MCP's `read_skill` tool). Read from
+    /// the stored version the agent is served, like [`App::served_file`].
     pub async fn read_skill_parts(
         &self,
         name: String,

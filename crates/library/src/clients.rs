@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use skillcase_skill::clients::{self, AgentClient, ClientInfo, ClientListing, ListedSkill};
-use skillcase_skill::disclosure::{self, dir_reader, IndexFormat};
+use skillcase_skill::disclosure::{self, IndexFormat};
 use skillcase_skill::finding::Finding;
 use skillcase_skill::load::load_from;
 use skillcase_skill::tokens;
@@ -76,19 +76,19 @@ impl Library {
 
     /// What each level of the served skill `name` costs in tokens.
     pub fn skill_tokens(&self, name: &str) -> Result<SkillTokens, LibraryError> {
-        let skill = self.servable_skill(name)?;
-        let read = dir_reader(&skill, self.policy.limits.max_file_bytes);
-        let alone = disclosure::index(std::slice::from_ref(&skill), IndexFormat::Skillcase, usize::MAX);
+        let stored = self.stored_skill(name)?;
+        let (skill, read) = (&stored.skill, |path: &str| stored.read(path));
+        let alone = disclosure::index(std::slice::from_ref(skill), IndexFormat::Skillcase, usize::MAX);
         // The skill's own element: the text between the list's tags, without the frame.
         let own = alone.text.split_once("<available_skills>\n").map_or("", |(_, rest)| rest);
         let own = own.strip_suffix("</available_skills>").unwrap_or(own);
-        let activation = disclosure::activation_parts(&skill, None, &read)?;
+        let activation = disclosure::activation_parts(skill, None, &read)?;
         let files = skill
             .files
             .iter()
             .filter(|f| !matches!(f.path.as_str(), "SKILL.md" | "skill.md"))
             .filter_map(|f| {
-                let text = disclosure::file(&skill, &f.path, &read).ok()?;
+                let text = disclosure::file(skill, &f.path, &read).ok()?;
                 Some(FileTokens { path: f.path.clone(), tokens: tokens::count(&text) })
             })
             .collect();

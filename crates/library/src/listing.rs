@@ -3,16 +3,13 @@
 
 use super::state::{summary, Entry};
 
-use super::sync::{listed, read_full};
+use super::sync::read_full;
 use super::types::{Origin, SkillDetail, SkillPage, SkillQuery, SkillSummary, ValidityFilter, VersionInfo};
 use super::versions::manifest_of;
-use super::{Library, LibraryError, PROFILE};
-use skillcase_skill::disclosure::{self, dir_reader, Index, IndexFormat};
+use super::{Library, LibraryError};
+use skillcase_skill::disclosure::{self, Index, IndexFormat};
 use skillcase_skill::finding::Finding;
-use skillcase_skill::load::load_from;
 use skillcase_skill::matcher::words;
-use skillcase_skill::model::Skill;
-use skillcase_skill::validate::Validated;
 
 /// Items per page when a query asks for none.
 pub const DEFAULT_PAGE: u32 = 100;
@@ -91,38 +88,22 @@ impl Library {
         Ok(self.level2_parts(name, task)?.text)
     }
 
-    /// Level 2 with its parts marked (body, required, optional, route-matched), for previews.
+    /// Level 2 with its parts marked (body, required, optional, route-matched), from the stored
+    /// version the agent is served (see [`crate::served`]): every front end, and the preview,
+    /// give these bytes.
     pub fn level2_parts(
         &self,
         name: &str,
         task: Option<&str>,
     ) -> Result<disclosure::Activation, LibraryError> {
-        let skill = self.servable_skill(name)?;
-        Ok(disclosure::activation_parts(
-            &skill,
-            task,
-            &dir_reader(&skill, self.policy.limits.max_file_bytes),
-        )?)
+        let stored = self.stored_skill(name)?;
+        Ok(disclosure::activation_parts(&stored.skill, task, &|path: &str| stored.read(path))?)
     }
 
-    /// Level 3: one support file of `name` as text.
+    /// Level 3: one support file of `name` as text, from the stored version the agent is served.
     pub fn level3(&self, name: &str, path: &str) -> Result<String, LibraryError> {
-        let skill = self.servable_skill(name)?;
-        Ok(disclosure::file(&skill, path, &dir_reader(&skill, self.policy.limits.max_file_bytes))?)
-    }
-
-    /// The whole live skill, loaded from its folder, if it is valid.
-    pub fn servable_skill(&self, name: &str) -> Result<Skill, LibraryError> {
-        let (entry, _) = self.live_entry(name)?;
-        let validated = match listed(&entry.dir) {
-            Ok(dir) => load_from(dir, PROFILE, &self.policy),
-            Err(e) => Validated::failed(vec![e.to_finding()]),
-        };
-        let errors = validated.findings.iter().filter(|f| f.is_error()).count() as u32;
-        match validated.skill {
-            Some(skill) if errors == 0 => Ok(skill),
-            _ => Err(LibraryError::Invalid { name: name.to_string(), errors: errors.max(1) }),
-        }
+        let stored = self.stored_skill(name)?;
+        Ok(disclosure::file(&stored.skill, path, &|path: &str| stored.read(path))?)
     }
 
     /// The folder the live version of `name` is read from (the skills directory's, or the

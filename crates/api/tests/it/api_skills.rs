@@ -133,3 +133,23 @@ async fn level_three_refuses_paths_outside_the_support_folders() {
         assert_eq!(reply.code(), code, "{path}");
     }
 }
+
+#[tokio::test]
+async fn level_two_serves_the_stored_version_until_the_library_records_the_folder_invalid() {
+    let live = with_skill().await;
+    let folder = live.dir.path().join("skills/shipping-policy");
+    std::fs::write(folder.join("SKILL.md"), "---\nname: shipping-policy\n---\nOUTRA TABELA\n").unwrap();
+    let stored = live.request("GET", "/v1/skills/shipping-policy").send().await;
+    assert_eq!(stored.status, 200);
+    let text = stored.json()["text"].as_str().unwrap().to_string();
+    assert!(text.starts_with("# Frete") && !text.contains("OUTRA"), "{text}");
+
+    live.state
+        .app
+        .library()
+        .unwrap()
+        .sync_skill("shipping-policy", skillcase_library::Source::Watch)
+        .unwrap();
+    let refused = live.request("GET", "/v1/skills/shipping-policy").send().await;
+    assert_eq!((refused.status, refused.code()), (409, "skill_invalid".to_string()));
+}

@@ -1,7 +1,9 @@
-//! Attacks on the skills directory through the files themselves: a path swapped
-//! between a regular file and a link to a file outside, or a FIFO, while several threads read
-//! level 3 through the library; and a FIFO where `skill.config.yaml` should be when the scan
-//! starts. The readers must never see a byte from outside the skill, and no thread may be held.
+//! Attacks on the skills directory through the files themselves: a path swapped between a
+//! regular file and a link to a file outside, or a FIFO, while several threads read it, each
+//! read in turn through the folder reader (`dir_reader`, the safe opener every folder reader
+//! uses) and through the library's level 3; and a FIFO where `skill.config.yaml` should be when
+//! the scan starts. No reader may see a byte from outside the skill, and no thread may be held.
+//! Level 3 is read from the stored version, so it is always given the recorded text.
 #![cfg(unix)]
 
 use crate::support;
@@ -10,8 +12,12 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use skillcase_library::{Library, LibraryError};
+use skillcase_library::Library;
+use skillcase_skill::disclosure::{dir_reader, file};
 use skillcase_skill::finding::Finding;
+use skillcase_skill::load::load_dir;
+use skillcase_skill::policy::Policy;
+use skillcase_skill::validate::Profile;
 use skillcase_testkit::hostile::{make_fifo, Intruder, Swapper};
 use skillcase_testkit::skills::{skill_md, write_skill};
 use support::Workspace;
@@ -40,32 +46,42 @@ fn frete() -> (Workspace, Arc<Library>) {
     (workspace, library)
 }
 
-/// What the readers saw.
+/// What the readers saw through the folder, and through level 3.
 #[derive(Debug, Default)]
 struct Seen {
     served: u64,
     leaked: u64,
     refused: u64,
+    /// Level-3 reads answered with the recorded text.
+    stored: u64,
+    /// Level-3 reads answered with anything else.
+    stored_other: u64,
 }
 
-/// Runs [`READERS`] threads reading level 3 of `references/ok.md` for [`RACE`] while `swapper`
-/// swaps it, then checks that every reader came back (none held in an `open`).
+/// Runs [`READERS`] threads reading `references/ok.md` for [`RACE`] while `swapper` swaps it,
+/// every other read through the folder reader and through level 3, then checks that every
+/// reader came back (none held in an `open`).
 fn race(library: &Arc<Library>, swapper: Swapper) -> (Seen, u64) {
     let deadline = Instant::now() + RACE;
     let (done, finished) = mpsc::channel();
+    let skill =
+        load_dir(&library.live_dir("frete").unwrap(), Profile::Skillcase, &Policy::default()).skill.unwrap();
     for _ in 0..READERS {
-        let (library, done) = (Arc::clone(library), done.clone());
+        let (library, skill, done) = (Arc::clone(library), skill.clone(), done.clone());
         std::thread::spawn(move || {
             let mut seen = Seen::default();
             while Instant::now() < deadline {
-                match library.level3("frete", "references/ok.md") {
+                match file(&skill, "references/ok.md", &dir_reader(&skill, 1 << 20)) {
                     Ok(text) if text.contains("OUTSIDE-THE-SKILL") => seen.leaked += 1,
                     Ok(text) => {
                         assert_eq!(text, OK_TEXT);
                         seen.served += 1
                     }
-                    Err(LibraryError::Invalid { .. } | LibraryError::Disclosure(_)) => seen.refused += 1,
-                    Err(other) => panic!("unexpected error: {other}"),
+                    Err(_) => seen.refused += 1,
+                }
+                match library.level3("frete", "references/ok.md") {
+                    Ok(text) if text == OK_TEXT => seen.stored += 1,
+                    _ => seen.stored_other += 1,
                 }
             }
             let _ = done.send(seen);
@@ -79,6 +95,8 @@ fn race(library: &Arc<Library>, swapper: Swapper) -> (Seen, u64) {
         total.served += seen.served;
         total.leaked += seen.leaked;
         total.refused += seen.refused;
+        total.stored += seen.stored;
+        total.stored_other += seen.stored_other;
     }
     (total, swapper.stop())
 }
@@ -91,9 +109,9 @@ fn level3_never_serves_a_byte_of_a_file_outside_while_a_link_to_it_is_swapped_in
     let swapper =
         Swapper::start(&target, OK_TEXT, Intruder::Link(outside), &workspace.root.path().join("stage"));
     let (seen, swaps) = race(&library, swapper);
-    assert_eq!(seen.leaked, 0, "{seen:?} after {swaps} swaps");
+    assert_eq!((seen.leaked, seen.stored_other), (0, 0), "{seen:?} after {swaps} swaps");
     assert!(
-        swaps > 100 && seen.served > 0 && seen.refused > 0,
+        swaps > 100 && seen.served > 0 && seen.refused > 0 && seen.stored > 0,
         "the race did not run: {seen:?}, {swaps} swaps"
     );
 }
@@ -104,8 +122,9 @@ fn level3_never_holds_a_thread_while_a_fifo_is_swapped_in() {
     let target = workspace.skills().join("frete/references/ok.md");
     let swapper = Swapper::start(&target, OK_TEXT, Intruder::Fifo, &workspace.root.path().join("stage"));
     let (seen, swaps) = race(&library, swapper);
+    assert_eq!(seen.stored_other, 0, "{seen:?} after {swaps} swaps");
     assert!(
-        swaps > 100 && seen.served > 0 && seen.refused > 0,
+        swaps > 100 && seen.served > 0 && seen.refused > 0 && seen.stored > 0,
         "the race did not run: {seen:?}, {swaps} swaps"
     );
     assert_eq!(

@@ -1,14 +1,23 @@
 //! The Skills extension's methods over a real library (SEP-2640 as Skillcase serves it): what is
-//! listed, what is answered by URI, the manifest's digests, and directory reads.
+//! listed, what is answered by URI, the manifest's digests, and directory reads; and that it
+//! serves the same stored version as the `read_skill` tools.
 
 use std::sync::Arc;
 
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientInfo, Implementation, ReadResourceRequestParams,
+    ResourceContents,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::{ClientCacheConfig, ServiceExt};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use skillcase_application::domain::library::Source;
+use skillcase_application::mcp_clients::McpTransport;
 use skillcase_application::{App, AppOptions};
 use skillcase_mcp::catalog::Catalog;
 use skillcase_mcp::error::ProtocolError;
-use skillcase_mcp::extension;
+use skillcase_mcp::{extension, SkillcaseMcp};
 use skillcase_testkit::skills::{skill_md, write_simple, write_skill};
 
 struct Served {
@@ -140,4 +149,110 @@ async fn a_directory_read_lists_direct_children_with_folders_as_directories() {
         .await
         .unwrap_err();
     assert!(matches!(refused, ProtocolError::NotADirectory { .. }));
+}
+
+/// `frete` as first recorded: a body, and one required reference.
+const FRETE_MD: &str =
+    "---\nname: frete\ndescription: Prazos de entrega.\n---\n# Frete\n\nConsulte a tabela antes de responder.\n";
+const PRAZOS: &str = "Sudeste: 3 dias.\n";
+
+/// A client (rmcp's) connected over an in-memory pipe to a server of `app`, as over stdio. Its
+/// response cache is off, so each read asks the server (a caching client would be told of the
+/// change by `notifications/resources/updated` and ask again).
+async fn connect(app: &App) -> RunningService<RoleClient, ClientInfo> {
+    let (server_io, client_io) = tokio::io::duplex(256 * 1024);
+    let server = SkillcaseMcp::new(app.clone(), Catalog::new(app.clone()), McpTransport::Stdio);
+    tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
+    let info = ClientInfo::new(ClientCapabilities::default(), Implementation::new("level-two-test", "1"));
+    let client = info.serve(client_io).await.unwrap();
+    client.peer().set_response_cache_config(ClientCacheConfig::disabled()).await;
+    client
+}
+
+/// `tool(arguments)` over the client: its structured content, and whether it is a tool error.
+async fn tool(
+    client: &RunningService<RoleClient, ClientInfo>,
+    name: &'static str,
+    arguments: Value,
+) -> (Value, bool) {
+    let params = CallToolRequestParams::new(name).with_arguments(arguments.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.unwrap();
+    (result.structured_content.unwrap(), result.is_error == Some(true))
+}
+
+/// `resources/read` of `uri` over the client: the text, or the JSON-RPC error's stable code.
+async fn resource(client: &RunningService<RoleClient, ClientInfo>, uri: &str) -> Result<String, String> {
+    match client.read_resource(ReadResourceRequestParams::new(uri)).await {
+        Ok(read) => match &read.contents[0] {
+            ResourceContents::TextResourceContents { text, .. } => Ok(text.clone()),
+            other => panic!("{uri} is text, got {other:?}"),
+        },
+        Err(ServiceError::McpError(error)) => Err(error.data.unwrap()["code"].as_str().unwrap().to_string()),
+        Err(other) => panic!("{uri}: {other}"),
+    }
+}
+
+#[tokio::test]
+async fn read_skill_and_resources_read_give_the_same_stored_version_while_the_folder_is_invalid_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let skills = dir.path().join("skills");
+    write_skill(
+        &skills,
+        "frete",
+        &[
+            ("SKILL.md", FRETE_MD),
+            ("skill.config.yaml", "references:\n  required: [references/prazos.md]\n"),
+            ("references/prazos.md", PRAZOS),
+        ],
+    );
+    let options = AppOptions {
+        skills_dir: Some(skills.clone()),
+        catalog_dir: None,
+        background: false,
+        ..AppOptions::new(dir.path().join("data"))
+    };
+    let app = App::start(options).await.unwrap();
+    app.scanned().await.unwrap();
+    let client = connect(&app).await;
+
+    // On disk the skill is now invalid (no description) with another table; the library has not
+    // recorded it yet, as while the watcher settles.
+    std::fs::write(skills.join("frete/SKILL.md"), "---\nname: frete\n---\nOUTRA TABELA\n").unwrap();
+    std::fs::write(skills.join("frete/references/prazos.md"), "Sudeste: 30 dias.\n").unwrap();
+
+    let (level2, refused) =
+        tool(&client, "read_skill", json!({ "name": "frete", "conversation_id": "c1" })).await;
+    assert!(!refused, "{level2}");
+    let skill_md = resource(&client, "skill://frete/SKILL.md").await.unwrap();
+    assert_eq!(skill_md, FRETE_MD, "the Skills extension serves the stored version");
+    let body = skill_md.rsplit_once("---\n").unwrap().1.trim_end();
+    let text = level2["text"].as_str().unwrap();
+    assert!(text.starts_with(body) && !text.contains("OUTRA"), "read_skill serves the same version: {text}");
+    let (level3, refused) = tool(
+        &client,
+        "read_skill_file",
+        json!({ "name": "frete", "path": "references/prazos.md", "conversation_id": "c1" }),
+    )
+    .await;
+    assert!(!refused, "{level3}");
+    let prazos = resource(&client, "skill://frete/references/prazos.md").await.unwrap();
+    assert_eq!((level3["text"].as_str().unwrap(), prazos.as_str()), (PRAZOS, PRAZOS));
+
+    // The library records the folder as it is on disk: both refuse it alike.
+    app.library().unwrap().sync_skill("frete", Source::Watch).unwrap();
+    let (level2, refused) =
+        tool(&client, "read_skill", json!({ "name": "frete", "conversation_id": "c1" })).await;
+    assert!(refused);
+    assert_eq!(level2["code"], "skill_invalid");
+    let (level3, refused) = tool(
+        &client,
+        "read_skill_file",
+        json!({ "name": "frete", "path": "references/prazos.md", "conversation_id": "c1" }),
+    )
+    .await;
+    assert!(refused);
+    assert_eq!(level3["code"], "skill_invalid");
+    for uri in ["skill://frete/SKILL.md", "skill://frete/references/prazos.md"] {
+        assert_eq!(resource(&client, uri).await, Err("resource_not_found".to_string()), "{uri}");
+    }
 }

@@ -1,5 +1,6 @@
 //! Helpers the crates' tests share: zips built from visible entries (attacks included), a fake
-//! agent endpoint on 127.0.0.1, a static file server on 127.0.0.1 that counts requests, a raw HTTP client, skill folders written from text, the shared
+//! agent endpoint on 127.0.0.1, a static file server on 127.0.0.1 that counts requests, a fake MCP
+//! catalog on 127.0.0.1 that answers as scripted (endless cursors and bodies among it), a raw HTTP client, skill folders written from text, the shared
 //! corpus of real skills, a fresh database file, a throw-away PostgreSQL cluster, and hostile files (FIFOs, sparse giants, a
 //! path swapped between a file and a link in a loop).
 //! Nothing here knows the domain's types, so every crate can use it without a dependency cycle.
@@ -9,6 +10,7 @@ pub mod fake_endpoint;
 pub mod file_server;
 pub mod hostile;
 pub mod http;
+pub mod mcp_catalog;
 #[cfg(unix)]
 pub mod postgres;
 pub mod skills;

@@ -58,6 +58,8 @@ pub struct AppOptions {
     pub overdue_poll: std::time::Duration,
     /// How often the quiet-customer job runs (with `background`).
     pub quiet_poll: std::time::Duration,
+    /// How long one remote catalog pull may spend listing and downloading ([`crate::catalogs::PULL_DEADLINE`]).
+    pub pull_deadline: Duration,
     /// The team database given on the command line (`--database postgres://…`); `None` takes
     /// `$SKILLCASE_DATABASE_URL`, else the one saved in Settings, else the embedded database.
     pub database: Option<String>,
@@ -81,6 +83,7 @@ impl AppOptions {
             background: true,
             overdue_poll: crate::overdue::poll_interval(),
             quiet_poll: crate::quiet::poll_interval(),
+            pull_deadline: crate::catalogs::PULL_DEADLINE,
             database: None,
             team_unavailable: None,
         }
@@ -105,6 +108,8 @@ pub(crate) struct Inner {
     pub tokens: Arc<TokenStore>,
     pub library: RunningLibrary,
     pub mcp_clients: Arc<McpClients>,
+    /// How long one remote catalog pull may take.
+    pub pull_deadline: Duration,
     /// The sweep of the MCP clients' leases and files (background applications only).
     sweeper: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     worker: std::sync::Mutex<Option<(DeliveryWorker, oneshot::Sender<()>)>>,
@@ -184,6 +189,7 @@ impl App {
                 tokens,
                 library,
                 mcp_clients,
+                pull_deadline: options.pull_deadline,
                 sweeper: std::sync::Mutex::new(sweeper),
                 worker: std::sync::Mutex::new(worker),
                 waker,

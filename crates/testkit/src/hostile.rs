@@ -37,6 +37,15 @@ pub fn peak_resident_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// The peak resident memory in bytes (`VmHWM`) of the running process `pid`, where the system
+/// reports it.
+pub fn peak_resident_bytes_of(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Runs `scenario` where file permissions bind, so a `chmod 000` folder really is unreadable:
 /// directly when this process is not root; as root (CI runs as root, and root reads such a folder
 /// anyway) by running the test named `test` (its full name as the harness lists it,

@@ -1,7 +1,9 @@
 //! Helpers the crates' tests share: zips built from visible entries (attacks included), a fake
-//! agent endpoint on 127.0.0.1, a static file server on 127.0.0.1 that counts requests, a raw HTTP client, skill folders written from text, the shared
-//! corpus of real skills, a fresh database file, a throw-away PostgreSQL cluster, hostile files (FIFOs, sparse giants, a
-//! path swapped between a file and a link in a loop), and one test run in a process of its own.
+//! agent endpoint on 127.0.0.1, a static file server on 127.0.0.1 that counts requests, a fake MCP
+//! catalog on 127.0.0.1 that answers as scripted (endless cursors and bodies among it), a raw HTTP
+//! client, skill folders written from text, the shared corpus of real skills, a fresh database
+//! file, a throw-away PostgreSQL cluster, hostile files (FIFOs, sparse giants, a path swapped
+//! between a file and a link in a loop), and one test run in a process of its own.
 //! Nothing here knows the domain's types, so every crate can use it without a dependency cycle.
 
 pub mod corpus;
@@ -9,6 +11,7 @@ pub mod fake_endpoint;
 pub mod file_server;
 pub mod hostile;
 pub mod http;
+pub mod mcp_catalog;
 pub mod own_process;
 #[cfg(unix)]
 pub mod postgres;

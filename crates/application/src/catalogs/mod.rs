@@ -5,22 +5,36 @@
 //! announced sha256 and size, and records the pull in one step or not at all; installing a remote
 //! skill forks it into the skills directory through the one import pipeline. What is stored and
 //! how it is compared is the library's (`skillcase_library::remote`); the network is
-//! [`client`]'s.
+//! [`client`]'s (and [`mcp`]'s, for an MCP catalog).
+//!
+//! A pull is bounded by construction: its listing by the limits [`client`] applies while it
+//! reads, its downloads by the bytes the catalog announced (at most
+//! [`skillcase_library::remote::MAX_PULL_BYTES`]) and streamed to disk as they arrive, and its
+//! listing and downloads together by a deadline ([`PULL_DEADLINE`], `catalog_pull_timeout`).
 
 pub mod client;
+mod mcp;
+
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use skillcase_common::ErrorBody;
 use skillcase_library::remote::{
-    check_download, wire, CatalogKind, PullReport, RemoteCatalog, RemoteInstall, RemoteSkill, SkillProvenance,
+    wire, CatalogKind, Downloads, PullReport, RemoteCatalog, RemoteError, RemoteInstall, RemoteSkill,
+    SkillProvenance, Upstream,
 };
 use skillcase_library::Origin;
 
 use crate::install::InventoryPlace;
 use crate::App;
 use client::Client;
+
+/// How long one pull may spend on the network in all — its listing and every download — before
+/// it is stopped with nothing of it kept (`catalog_pull_timeout`). Each request has its own
+/// shorter timeout besides.
+pub const PULL_DEADLINE: Duration = Duration::from_secs(10 * 60);
 
 /// A subscription to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -103,11 +117,21 @@ impl App {
         self.on_library(|lib| lib.remote_catalogs()).await
     }
 
-    /// Pulls one catalog incrementally (see the module). A failure is noted on the subscription
-    /// (`last_error`) and leaves what the last pull found as it was.
+    /// Pulls one catalog incrementally (see the module): its listing and downloads within
+    /// [`PULL_DEADLINE`] (or the application's own, [`crate::AppOptions::pull_deadline`]), then
+    /// the recording, which is local. A failure is noted on the subscription (`last_error`) and
+    /// leaves what the last pull found as it was.
     pub async fn pull_catalog(&self, id: i64) -> Result<PullReport, ErrorBody> {
         let row = self.on_library(move |lib| lib.catalog_row(id)).await?;
-        let pulled = self.pull_row(id, &row.url, row.kind, row.token.clone()).await;
+        let deadline = self.inner().pull_deadline;
+        let fetched = tokio::time::timeout(deadline, self.fetch_catalog(&row.url, row.kind, row.token));
+        let pulled = match fetched.await {
+            Ok(Ok((upstream, downloads))) => {
+                self.on_library(move |lib| lib.record_pull(id, upstream, downloads)).await
+            }
+            Ok(Err(error)) => Err(error),
+            Err(_) => Err(RemoteError::Deadline { url: row.url.clone(), seconds: deadline.as_secs() }.into()),
+        };
         if let Err(error) = &pulled {
             let noted = format!("{}: {}", error.code, error.message);
             self.on_library(move |lib| lib.record_pull_error(id, noted)).await?;
@@ -115,26 +139,28 @@ impl App {
         pulled
     }
 
-    async fn pull_row(
+    /// Lists the catalog and downloads what the blob store lacks, straight to disk. Dropped
+    /// before it ends (the deadline), its downloads are removed.
+    async fn fetch_catalog(
         &self,
-        id: i64,
         url: &str,
         kind: CatalogKind,
         token: Option<String>,
-    ) -> Result<PullReport, ErrorBody> {
+    ) -> Result<(Vec<Upstream>, Downloads), ErrorBody> {
         let library = self.library()?;
         let limits = library.policy().limits.clone();
         let mut client = Client::open(url, kind, token).await?;
         let upstream = client.list(&limits).await?;
         let listed = upstream.clone();
-        let wanted = self.on_library(move |lib| Ok(lib.files_to_fetch(&listed))).await?;
-        let mut downloaded = Vec::with_capacity(wanted.len());
-        for file in wanted {
-            let bytes = client.fetch(&file).await?;
-            check_download(url, &file, &bytes)?;
-            downloaded.push((file, bytes));
+        let at = url.to_string();
+        let (wanted, mut downloads) =
+            self.on_library(move |lib| Ok((lib.files_to_fetch(&at, &listed)?, lib.downloads(&at)?))).await?;
+        for file in &wanted {
+            let mut download = downloads.start(file)?;
+            client.fetch(&mut download).await?;
+            downloads.finish(download)?;
         }
-        self.on_library(move |lib| lib.record_pull(id, upstream, downloaded)).await
+        Ok((upstream, downloads))
     }
 
     /// Pulls every subscribed catalog, one after the other.

@@ -3,17 +3,24 @@
 //! only the files whose bytes are not stored yet, a file that does not match its sha256 fails the
 //! pull and keeps nothing, install forks the skill through the import pipeline, and a skill gone
 //! upstream leaves its local copy marked upstream removed.
+//!
+//! Against a fake MCP catalog on 127.0.0.1, the limits that bound a pull: an endless cursor, an
+//! endless answer, too many skills or too many bytes of listing are cut while they are read, a
+//! pull past its deadline is stopped, and a malformed listing changes nothing.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use skillcase_application::catalogs::NewCatalog;
 use skillcase_application::{App, AppOptions};
+use skillcase_library::remote::wire::{MAX_LIST_BYTES, MAX_PAGES, MAX_PAGE_BYTES, MAX_SKILLS};
 use skillcase_library::remote::{CatalogKind, PullChange, SkillProvenance};
 use skillcase_testkit::file_server::FileServer;
+use skillcase_testkit::mcp_catalog::{FakeMcpCatalog, Reply};
 
 const FRETE_MD: &str =
     "---\nname: frete\ndescription: Calcula o frete por CEP. Use quando o cliente pergunta do frete.\n---\n# Frete\n\nLeia references/tabela.md.\n";
@@ -73,11 +80,16 @@ impl Catalog {
 }
 
 async fn app_over(dir: &Path) -> App {
+    app_with_deadline(dir, skillcase_application::catalogs::PULL_DEADLINE).await
+}
+
+async fn app_with_deadline(dir: &Path, pull_deadline: Duration) -> App {
     fs::create_dir_all(dir.join("skills")).unwrap();
     let options = AppOptions {
         skills_dir: Some(dir.join("skills")),
         catalog_dir: None,
         background: false,
+        pull_deadline,
         ..AppOptions::new(dir.join("data"))
     };
     App::start(options).await.unwrap()
@@ -394,4 +406,171 @@ async fn a_remote_skill_whose_skill_md_declares_another_name_is_not_installed() 
     assert_eq!(error.code, "remote_skill_name_mismatch");
     assert_eq!(error.details.unwrap()["declared"], "frete");
     assert!(!dir.path().join("skills/frete").exists() && !dir.path().join("skills/frete-rapido").exists());
+}
+
+/// A `skills/list` entry for skill `name` whose one file is `SKILL.md` holding `text`.
+fn mcp_entry(name: &str, text: &str) -> Value {
+    json!({
+        "uri": format!("skill://{name}/SKILL.md"),
+        "frontmatter": { "name": name, "description": "d", "version": "1.0" },
+        "resources": [
+            { "uri": format!("skill://{name}/SKILL.md"), "digest": format!("sha256:{}", sha(text.as_bytes())), "size": text.len() }
+        ],
+    })
+}
+
+/// An MCP catalog offering `frete` on one page and its `SKILL.md` through `resources/read`.
+fn serve_frete(method: &str, params: &Value) -> Reply {
+    match method {
+        "skills/list" => Reply::Result(json!({ "skills": [mcp_entry("frete", FRETE_MD)] })),
+        "resources/read" => {
+            Reply::Result(json!({ "contents": [{ "uri": params["uri"], "text": FRETE_MD }] }))
+        }
+        _ => Reply::Raw("{}".into()),
+    }
+}
+
+/// Pages of `per_page` skills each, whose cursor never ends.
+fn endless_pages(per_page: usize) -> impl Fn(&str, &Value) -> Reply + Send + Sync + 'static {
+    move |method, params| {
+        let page: usize = params["cursor"].as_str().and_then(|c| c.parse().ok()).unwrap_or(0);
+        let skills: Vec<Value> =
+            (0..per_page).map(|i| mcp_entry(&format!("s{page}-{i}"), FRETE_MD)).collect();
+        match method {
+            "skills/list" => Reply::Result(json!({ "skills": skills, "nextCursor": (page + 1).to_string() })),
+            _ => Reply::Raw("{}".into()),
+        }
+    }
+}
+
+async fn subscribed_mcp(app: &App, catalog: &FakeMcpCatalog, token: Option<&str>) -> i64 {
+    let request =
+        NewCatalog { url: catalog.url(), kind: Some(CatalogKind::Mcp), token: token.map(str::to_string) };
+    app.subscribe_catalog(request).await.unwrap().id
+}
+
+/// Nothing of a failed pull is recorded, and no download is left behind.
+async fn assert_nothing_kept(app: &App, dir: &Path, id: i64, code: &str) {
+    assert!(app.remote_skills(Some(id)).await.unwrap().is_empty(), "nothing of the pull is recorded");
+    let noted = app.catalog_subscriptions().await.unwrap()[0].last_error.clone().unwrap();
+    assert!(noted.starts_with(&format!("{code}: ")), "{noted}");
+    let staged = fs::read_dir(dir.join("data/blobs"))
+        .map(|entries| {
+            entries.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with('.')).count()
+        })
+        .unwrap_or(0);
+    assert_eq!(staged, 0, "no download is left behind");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_mcp_catalog_whose_cursor_never_ends_is_cut_at_the_page_cap_and_nothing_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let catalog = FakeMcpCatalog::start(endless_pages(1));
+    let id = subscribed_mcp(&app, &catalog, None).await;
+    let error = app.pull_catalog(id).await.unwrap_err();
+    assert_eq!(error.code, "catalog_too_large", "{error:?}");
+    assert!(error.message.contains(&format!("over {MAX_PAGES} pages")), "{}", error.message);
+    assert_eq!(catalog.count("skills/list"), MAX_PAGES, "not one page past the cap is asked for");
+    assert_eq!(catalog.count("resources/read"), 0, "nothing is downloaded");
+    assert_nothing_kept(&app, dir.path(), id, "catalog_too_large").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_listing_is_cut_at_the_page_that_brings_it_over_the_skill_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let per_page = MAX_SKILLS / 4;
+    let catalog = FakeMcpCatalog::start(endless_pages(per_page));
+    let id = subscribed_mcp(&app, &catalog, None).await;
+    let error = app.pull_catalog(id).await.unwrap_err();
+    assert_eq!(error.code, "catalog_too_large", "{error:?}");
+    assert!(error.message.contains(&format!("over {MAX_SKILLS} skills")), "{}", error.message);
+    assert_eq!(catalog.count("skills/list"), 5, "the fifth page brings it over; no sixth is asked for");
+    assert_nothing_kept(&app, dir.path(), id, "catalog_too_large").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skills_list_answer_that_never_ends_is_refused_at_the_page_byte_cap_without_reading_the_rest() {
+    for endless in [Reply::Endless, Reply::EndlessEvents] {
+        let dir = tempfile::tempdir().unwrap();
+        let app = app_over(dir.path()).await;
+        let answer = endless.clone();
+        let catalog = FakeMcpCatalog::start(move |_, _| answer.clone());
+        let id = subscribed_mcp(&app, &catalog, None).await;
+        let error = app.pull_catalog(id).await.unwrap_err();
+        assert_eq!(error.code, "catalog_too_large", "{endless:?}: {error:?}");
+        assert!(error.message.contains("a skills/list answer is over 8 MiB"), "{}", error.message);
+        let sent = catalog.endless_bytes_sent();
+        let slack = 8 * 1024 * 1024;
+        assert!(
+            sent < (MAX_PAGE_BYTES + slack) as u64,
+            "{endless:?}: the client read on past the cap ({sent} bytes sent)"
+        );
+        assert_nothing_kept(&app, dir.path(), id, "catalog_too_large").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn skills_list_answers_past_the_listing_byte_cap_in_all_are_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let description = "x".repeat(3 * 1024 * 1024);
+    let catalog = FakeMcpCatalog::start(move |_, params| {
+        let page: usize = params["cursor"].as_str().and_then(|c| c.parse().ok()).unwrap_or(0);
+        let mut entry = mcp_entry(&format!("s{page}"), FRETE_MD);
+        entry["frontmatter"]["description"] = json!(description);
+        Reply::Result(json!({ "skills": [entry], "nextCursor": (page + 1).to_string() }))
+    });
+    let id = subscribed_mcp(&app, &catalog, None).await;
+    let error = app.pull_catalog(id).await.unwrap_err();
+    assert_eq!(error.code, "catalog_too_large", "{error:?}");
+    assert!(error.message.contains("over 32 MiB in all"), "{}", error.message);
+    let pages = MAX_LIST_BYTES / (3 * 1024 * 1024) + 1;
+    assert_eq!(catalog.count("skills/list"), pages, "the page that would pass the cap is the last asked for");
+    assert_nothing_kept(&app, dir.path(), id, "catalog_too_large").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_malformed_skills_list_after_a_good_pull_is_catalog_index_invalid_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let catalog = FakeMcpCatalog::start(serve_frete);
+    let id = subscribed_mcp(&app, &catalog, None).await;
+    let first = app.pull_catalog(id).await.unwrap();
+    assert_eq!(changes(&first), [("frete".into(), PullChange::New, 1)]);
+    let before = app.remote_skills(Some(id)).await.unwrap();
+    for malformed in [
+        r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"skills":"none"}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"skills":null}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":null}"#,
+        r#"{"jsonrpc":"2.0","id":3}"#,
+        "<html>maintenance</html>",
+    ] {
+        catalog.answer_with(move |method, params| match method {
+            "skills/list" => Reply::Raw(malformed.to_string()),
+            _ => serve_frete(method, params),
+        });
+        let error = app.pull_catalog(id).await.unwrap_err();
+        assert_eq!(error.code, "catalog_index_invalid", "{malformed}: {error:?}");
+        assert_eq!(app.remote_skills(Some(id)).await.unwrap(), before, "{malformed} changed what was pulled");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pull_that_outlasts_its_deadline_is_stopped_with_catalog_pull_timeout_and_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_with_deadline(dir.path(), Duration::from_secs(1)).await;
+    let catalog = FakeMcpCatalog::start(|method, params| match method {
+        "resources/read" => Reply::After(Duration::from_secs(120), Box::new(serve_frete(method, params))),
+        _ => serve_frete(method, params),
+    });
+    let id = subscribed_mcp(&app, &catalog, None).await;
+    let started = Instant::now();
+    let error = app.pull_catalog(id).await.unwrap_err();
+    assert_eq!(error.code, "catalog_pull_timeout", "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(30), "stopped at its deadline, not at the server's pace");
+    assert_eq!(catalog.count("resources/read"), 1, "the download was under way");
+    assert_nothing_kept(&app, dir.path(), id, "catalog_pull_timeout").await;
 }

@@ -2,16 +2,20 @@
 //! on 127.0.0.1 is subscribed, pulled (the second time downloading only the file that changed),
 //! installed as a fork and listed in the inventory with its catalog URL; a real `skillcase serve`
 //! (its skills directory and the factory catalog) is a catalog too, over MCP; bad input exits 1 with its stable code.
+//! A pull keeps its memory small however much it downloads, and a malformed listing after a good
+//! pull changes nothing and exits 1.
 
 use crate::support;
 
 use std::fs;
 use std::path::Path;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use skillcase_testkit::file_server::FileServer;
+use skillcase_testkit::mcp_catalog::{FakeMcpCatalog, Reply};
 use support::process::ServeProcess;
 use tempfile::TempDir;
 
@@ -283,4 +287,96 @@ fn adding_an_mcp_catalog_without_its_token_says_401_rather_than_not_recognised()
         (error["code"].clone(), error["details"]["status"].clone()),
         (json!("catalog_unreachable"), json!(401))
     );
+}
+
+/// An MCP catalog offering `frete` (its `SKILL.md`) on one page.
+fn serve_frete(method: &str, params: &Value) -> Reply {
+    let entry = json!({
+        "uri": "skill://frete/SKILL.md",
+        "frontmatter": { "name": "frete", "description": "Frete" },
+        "resources": [{ "uri": "skill://frete/SKILL.md", "digest": format!("sha256:{}", sha(FRETE_MD.as_bytes())), "size": FRETE_MD.len() }],
+    });
+    match method {
+        "skills/list" => Reply::Result(json!({ "skills": [entry] })),
+        "resources/read" => {
+            Reply::Result(json!({ "contents": [{ "uri": params["uri"], "text": FRETE_MD }] }))
+        }
+        _ => Reply::Raw("{}".into()),
+    }
+}
+
+#[test]
+fn a_malformed_skills_list_after_a_good_pull_exits_1_and_keeps_what_the_last_pull_found() {
+    let work = work();
+    let catalog = FakeMcpCatalog::start(serve_frete);
+    skillcase(&work).args(["catalogs", "add", &catalog.url(), "--kind", "mcp"]).assert().success();
+    skillcase(&work).args(["catalogs", "pull"]).assert().success();
+    catalog.answer_with(|method, params| match method {
+        "skills/list" => Reply::Raw(r#"{"jsonrpc":"2.0","id":3,"result":{"items":[]}}"#.into()),
+        _ => serve_frete(method, params),
+    });
+    let pulled = skillcase(&work).args(["catalogs", "pull", "--format", "json"]).output().unwrap();
+    assert_eq!(pulled.status.code(), Some(1), "{pulled:?}");
+    assert_eq!(json_of(&pulled)["failed"][0]["error"]["code"], "catalog_index_invalid");
+    let listed = skillcase(&work).args(["catalogs", "skills"]).output().unwrap();
+    assert_eq!(text_of(&listed), "1\tfrete\t-\t1 files\n", "not marked upstream removed");
+}
+
+/// The peak resident memory of a process that ran `command` to its end, read from `/proc` while
+/// it ran (Linux; `None` elsewhere).
+fn peak_memory_of(mut command: std::process::Command) -> (std::process::ExitStatus, Option<u64>) {
+    let mut child = command.stdout(std::process::Stdio::null()).spawn().unwrap();
+    let mut peak = None;
+    loop {
+        if let Some(hwm) = skillcase_testkit::hostile::peak_resident_bytes_of(child.id()) {
+            peak = Some(hwm);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn an_index_pull_streams_its_downloads_to_disk_instead_of_holding_them() {
+    const SKILLS: usize = 24;
+    const FILES: usize = 5;
+    const FILE_BYTES: usize = 1_000_000;
+    let work = work();
+    let server = FileServer::start();
+    let mut listed = Vec::new();
+    for s in 0..SKILLS {
+        let name = format!("s{s}");
+        let skill_md =
+            format!("---\nname: {name}\ndescription: Big skill {s}. Use when testing.\n---\n# {name}\n");
+        let mut files =
+            vec![json!({ "path": "SKILL.md", "sha256": sha(skill_md.as_bytes()), "size": skill_md.len() })];
+        server.put(&format!("/cat/{name}/SKILL.md"), skill_md.clone());
+        for f in 0..FILES - 1 {
+            let bytes: Vec<u8> = (0..FILE_BYTES).map(|i| ((i * 31 + s * 7 + f * 13) % 251) as u8).collect();
+            files.push(
+                json!({ "path": format!("assets/f{f}.bin"), "sha256": sha(&bytes), "size": bytes.len() }),
+            );
+            server.put(&format!("/cat/{name}/assets/f{f}.bin"), bytes);
+        }
+        listed.push(json!({ "name": name, "files": files }));
+    }
+    server.put("/cat/index.json", json!({ "skills": listed }).to_string());
+    let url = server.url("/cat/index.json");
+    skillcase(&work).args(["catalogs", "add", &url]).assert().success();
+
+    let mut pull = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillcase"));
+    pull.args(["catalogs", "pull", "1"])
+        .env("SKILLCASE_DATA_DIR", work.path().join("data"))
+        .env("SKILLCASE_SKILLS_DIR", work.path().join("skills"))
+        .env("HOME", work.path().join("home"));
+    let (status, peak) = peak_memory_of(pull);
+    assert!(status.success(), "{status:?}");
+    let downloaded = (SKILLS * (FILES - 1) * FILE_BYTES) as u64;
+    if let Some(peak) = peak {
+        assert!(peak < downloaded / 2, "peak {peak} bytes for {downloaded} bytes downloaded");
+    }
+    let listed = skillcase(&work).args(["catalogs", "skills"]).output().unwrap();
+    assert_eq!(text_of(&listed).lines().count(), SKILLS);
 }

@@ -25,6 +25,8 @@ pub enum RemoteError {
     DigestMismatch { url: String, skill: String, path: String, reason: String },
     #[error("the catalog at {url} is over the limit: {reason}")]
     TooLarge { url: String, reason: String },
+    #[error("the pull of {url} took over {seconds} s and was stopped; nothing of it was kept")]
+    Deadline { url: String, seconds: u64 },
     #[error("the MCP server at {url} answered {method} with error {code}: {message}")]
     Mcp { url: String, method: String, code: i64, message: String },
     #[error("catalog {catalog} has no skill `{name}`; pull it first (`skillcase catalogs pull`)")]
@@ -48,6 +50,7 @@ impl Coded for RemoteError {
             RemoteError::BadIndex { .. } => "catalog_index_invalid",
             RemoteError::DigestMismatch { .. } => "catalog_digest_mismatch",
             RemoteError::TooLarge { .. } => "catalog_too_large",
+            RemoteError::Deadline { .. } => "catalog_pull_timeout",
             RemoteError::Mcp { .. } => "catalog_mcp_error",
             RemoteError::SkillNotFound { .. } => "remote_skill_not_found",
             RemoteError::SkillRemoved { .. } => "remote_skill_removed",
@@ -62,6 +65,7 @@ impl Coded for RemoteError {
             | RemoteError::NotRecognised { url }
             | RemoteError::TooLarge { url, .. } => json!({ "url": url }),
             RemoteError::Exists { url, id } => json!({ "url": url, "id": id }),
+            RemoteError::Deadline { url, seconds } => json!({ "url": url, "seconds": seconds }),
             RemoteError::NotFound { id } => json!({ "id": id }),
             RemoteError::Unreachable { url, status, .. } => json!({ "url": url, "status": status }),
             RemoteError::BadIndex { url, skill, path, .. } => {

@@ -6,9 +6,10 @@
 //! in the content-addressed blob store, so a file already stored is never downloaded again), the
 //! fork recorded on install, and the checks on what a catalog says ([`wire`]). Talking to the
 //! catalog over the network is the application layer's (`skillcase_application::catalogs`): it
-//! asks [`Library::files_to_fetch`] what to download, checks each download with
-//! [`check_download`] and hands the bytes to [`Library::record_pull`], which stores them and the
-//! new state of the catalog in one step, or nothing.
+//! asks [`Library::files_to_fetch`] what to download, streams each file into [`Downloads`]
+//! (checked against its announced size and sha256 as it arrives, kept on disk, never in memory)
+//! and hands them to [`Library::record_pull`], which moves them into the blob store and records
+//! the new state of the catalog in one step, or nothing.
 //!
 //! Module map: [`wire`] (URLs, the index format, the checks), [`types`] (what the UI sees),
 //! [`store`] (SQL), [`pull`] (incremental pull), [`install`] (fork on install), and here the
@@ -24,7 +25,7 @@ pub mod wire;
 use std::collections::HashMap;
 
 pub use error::RemoteError;
-pub use pull::{check_download, Wanted};
+pub use pull::{Download, Downloads, Wanted, MAX_PULL_BYTES};
 pub use types::*;
 pub use wire::{Upstream, UpstreamFile};
 

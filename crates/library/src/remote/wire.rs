@@ -14,8 +14,17 @@ use skillcase_skill::policy::ImportLimits;
 
 /// The largest index document read (8 MiB).
 pub const MAX_INDEX_BYTES: usize = 8 * 1024 * 1024;
-/// The most skills one catalog may list.
+/// The most skills one catalog may list; an MCP catalog's listing stops at the page that goes
+/// over it.
 pub const MAX_SKILLS: usize = 10_000;
+/// The most `skills/list` pages read from an MCP catalog (a cursor that never ends is cut here).
+pub const MAX_PAGES: usize = 1_000;
+/// The largest `skills/list` answer read (8 MiB, like a whole index); reading stops at this
+/// byte, the rest of the answer is never read.
+pub const MAX_PAGE_BYTES: usize = MAX_INDEX_BYTES;
+/// The most bytes of `skills/list` answers read in all for one listing (32 MiB: an MCP entry
+/// carries each skill's frontmatter besides what an index says).
+pub const MAX_LIST_BYTES: usize = 4 * MAX_INDEX_BYTES;
 /// The longest version label kept.
 const MAX_VERSION_CHARS: usize = 128;
 
@@ -81,6 +90,13 @@ struct IndexDoc {
     skills: Vec<IndexSkill>,
 }
 
+/// What recognising an index needs: a `skills` list, its entries skipped unread into memory.
+#[derive(Debug, Deserialize)]
+struct IndexShape {
+    #[serde(rename = "skills")]
+    _skills: Vec<serde::de::IgnoredAny>,
+}
+
 #[derive(Debug, Deserialize)]
 struct IndexSkill {
     name: String,
@@ -104,10 +120,7 @@ struct IndexFile {
 /// True when `bytes` look like a skills index (a JSON object with a `skills` list): how a
 /// catalog of unknown kind is recognised.
 pub fn looks_like_index(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(bytes)
-        .ok()
-        .and_then(|v| v.get("skills").map(serde_json::Value::is_array))
-        .unwrap_or(false)
+    serde_json::from_slice::<IndexShape>(bytes).is_ok()
 }
 
 /// Parses and checks a static index document fetched from `url`.

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "catalog_mcp_error"
   | "catalog_not_found"
   | "catalog_not_recognised"
+  | "catalog_pull_timeout"
   | "catalog_skill_not_found"
   | "catalog_too_large"
   | "catalog_unreachable"

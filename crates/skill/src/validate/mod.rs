@@ -25,6 +25,7 @@ use crate::package::Package;
 use crate::policy::Policy;
 use crate::yaml::{Key, Node};
 pub use codes::ALL_CODES;
+pub use fields::is_skill_name;
 
 /// Which rule set applies (SPEC A4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]

@@ -87,13 +87,54 @@ fn target_overdue_title(number: i64, target: &str, portuguese: bool) -> String {
     }
 }
 
+/// Shows the notification. The body is the customer's and the agent's words (a case's summary or
+/// title, a promise's quote): it is escaped as markup, because notification servers on Linux read
+/// the body as markup (`<a href>`, `<img>`, `<b>`), and words from outside must show as written
+/// rather than as a link or an image fetched from anywhere.
 fn show(app: &AppHandle, title: String, body: String) {
-    let _ = app.notification().builder().title(title).body(body).show();
+    let _ = app.notification().builder().title(title).body(notification_body(&body)).show();
+}
+
+/// `text` as a notification body: markup escaped where the notification server reads markup (the
+/// freedesktop servers), as it is elsewhere (macOS and Windows show the body as plain text).
+fn notification_body(text: &str) -> String {
+    if cfg!(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd", target_os = "netbsd")) {
+        markup_escaped(text)
+    } else {
+        text.to_string()
+    }
+}
+
+/// `text` with the characters markup gives meaning to written as entities (`&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, `&apos;`), so a `<a href=…>` in a case summary is shown, never followed.
+fn markup_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{assigned_title, overdue_title, target_overdue_title};
+    use super::{assigned_title, markup_escaped, overdue_title, target_overdue_title};
+
+    #[test]
+    fn markup_in_a_case_summary_or_a_quote_is_shown_as_written_never_rendered() {
+        let summary = r#"Refund <a href="https://evil.example/x">click</a> <img src="https://evil.example/t.png"/> & more"#;
+        assert_eq!(
+            markup_escaped(summary),
+            "Refund &lt;a href=&quot;https://evil.example/x&quot;&gt;click&lt;/a&gt; &lt;img src=&quot;https://evil.example/t.png&quot;/&gt; &amp; more"
+        );
+        assert_eq!(markup_escaped("“I'll call you by Friday”"), "“I&apos;ll call you by Friday”");
+    }
 
     #[test]
     fn assigned_title_names_the_case_in_the_persons_language() {

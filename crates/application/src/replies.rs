@@ -1,7 +1,7 @@
 //! Saved replies (SPEC D5): Settings lists, adds, changes, deletes, imports and exports them;
 //! the reply box's picker asks which fit what is being typed, already rendered for the case.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use skillcase_cases::replies::pick::PickFilter;
 use skillcase_cases::replies::template::{self, Person};
@@ -95,13 +95,24 @@ fn person(app: &Inner) -> Result<Person, ErrorBody> {
     Ok(Person { name, email: you.email })
 }
 
-/// The file's text, refused as a saved-replies file when it is too large or not UTF-8.
+/// The file's text, refused as a saved-replies file when it is not a regular file, too large or
+/// not UTF-8. It is opened once (`O_NONBLOCK`, so a FIFO cannot hold the import), checked on the
+/// opened descriptor and read from it, never past the cap — not checked by path and then read by
+/// path, between which the file can be swapped.
 fn read_file(path: &str) -> Result<String, ErrorBody> {
+    use skillcase_skill::skill_dir::{open_named, FileError};
     let unreadable = |reason: String| CasesError::InvalidSavedRepliesFile { entry: None, reason };
-    let size = std::fs::metadata(path).map_err(|e| unreadable(format!("cannot read {path}: {e}")))?.len();
-    if size > file::MAX_BYTES {
-        return Err(unreadable(format!("it is {size} bytes; at most {} are read", file::MAX_BYTES)).into());
-    }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(format!("cannot read {path}: {e}")))?;
+    let bytes =
+        open_named(Path::new(path), path, file::MAX_BYTES).and_then(|f| f.read_all()).map_err(|e| {
+            unreadable(match e {
+                FileError::TooLarge { size, .. } => {
+                    format!("it is {size} bytes; at most {} are read", file::MAX_BYTES)
+                }
+                FileError::NotRegular { kind, .. } => {
+                    format!("{path} is {}, not a regular file", kind.describe())
+                }
+                other => other.to_string(),
+            })
+        })?;
     String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".into()).into())
 }

@@ -320,7 +320,8 @@ impl Inbox {
                 Ok(ExitCode::SUCCESS)
             }
             (Ok(value), Format::Text) => {
-                text(&mut stdout, &value)?;
+                drop(stdout);
+                text(&mut crate::terminal::stdout(), &value)?;
                 Ok(ExitCode::SUCCESS)
             }
             (Err(error), Format::Json) => {
@@ -329,7 +330,7 @@ impl Inbox {
                 Ok(ExitCode::from(1))
             }
             (Err(error), Format::Text) => {
-                eprintln!("{}: {}", error.code, error.message);
+                writeln!(crate::terminal::stderr(), "{}: {}", error.code, error.message)?;
                 Ok(ExitCode::from(1))
             }
         }
@@ -384,7 +385,8 @@ fn print_page(out: &mut dyn Write, page: &CasePage) -> std::io::Result<()> {
                     format!("#{}", case.number),
                     case.status.as_str().to_string(),
                     case.reason.as_str().to_string(),
-                    cut(&case.title, TITLE_WIDTH),
+                    // Escaped before it is measured, so the columns stay aligned.
+                    cut(&crate::terminal::escape(&case.title), TITLE_WIDTH),
                     case.waiting_since.as_deref().map_or_else(|| "-".to_string(), minute),
                 ]
             })

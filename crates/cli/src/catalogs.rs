@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(data_dir, None).await?;
         anyhow::Ok(act(&app, args.action).await)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(format == Format::Text);
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(error) => {

@@ -1,6 +1,7 @@
 //! `skillcase endpoint`: show or set where replies are delivered (the agent endpoint of SPEC B3),
 //! for scripts and test rigs that configure a data directory without the window.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use skillcase_application::App;
@@ -63,7 +64,9 @@ pub fn run(args: EndpointArgs) -> anyhow::Result<ExitCode> {
         Err(body) => {
             match args.format {
                 Format::Json => println!("{}", serde_json::to_string(&serde_json::json!({ "error": body }))?),
-                Format::Text => eprintln!("refused ({}): {}", body.code, body.message),
+                Format::Text => {
+                    writeln!(crate::terminal::stderr(), "refused ({}): {}", body.code, body.message)?
+                }
             }
             Ok(ExitCode::from(1))
         }
@@ -74,14 +77,15 @@ fn print_view(view: Option<&EndpointView>, format: Format) -> anyhow::Result<()>
     match (format, view) {
         (Format::Json, view) => println!("{}", serde_json::to_string(&view)?),
         (Format::Text, None) => println!("no agent endpoint configured"),
-        (Format::Text, Some(v)) => println!(
+        (Format::Text, Some(v)) => writeln!(
+            crate::terminal::stdout(),
             "{} ({}, timeout {} s, {} attempts, secret {})",
             v.url,
             if v.enabled { "enabled" } else { "disabled" },
             v.timeout_secs,
             v.max_attempts,
             if v.has_secret { "set" } else { "missing" }
-        ),
+        )?,
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(args.data_dir, None).await?;
         anyhow::Ok(app.export_skill(args.path.clone(), output).await)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == Format::Text);
     match (result, args.format) {
         (Ok(report), Format::Json) => serde_json::to_writer_pretty(&mut stdout, &report)?,
         (Ok(report), Format::Text) => {

@@ -28,7 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(args.data_dir, None).await?;
         anyhow::Ok(app.collect_blobs().await?)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == Format::Text);
     match args.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut stdout, &report)?;

@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open_scanned(args.data_dir, Some(args.into.clone())).await?;
         anyhow::Ok(app.import_skill(args.path, args.dry_run).await)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == Format::Text);
     let report = match result {
         Ok(report) => report,
         Err(error) => {

@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         anyhow::Ok((installed, None))
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == Format::Text);
     match args.format {
         Format::Json => {
             let mut doc = serde_json::json!({ "installed": installed });

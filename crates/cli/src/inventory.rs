@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(args.data_dir.clone(), args.skills_dir.clone()).await?;
         anyhow::Ok(app.inventory().await?)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == InventoryFormat::Text);
     match args.format {
         InventoryFormat::Json => {
             serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "skills": items }))?;

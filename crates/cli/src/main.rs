@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 1 a finding or refusal, 2 bad usage (clap's own exit code).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,7 @@ mod scan;
 mod serve;
 mod skills;
 mod sync;
+mod terminal;
 mod token;
 mod validate;
 mod verify;
@@ -103,7 +105,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            let _ = writeln!(terminal::stderr(), "error: {err:#}");
             ExitCode::from(1)
         }
     }

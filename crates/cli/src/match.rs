@@ -2,6 +2,7 @@
 //! message fires (SPEC A7). Text prints one `trigger name keyword` line per skill, or
 //! `no skill fires`; JSON prints the list. Exit 0 either way: no match is an answer, not a refusal.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -30,8 +31,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Json => skills::print_json(&matches)?,
         Format::Text if matches.is_empty() => println!("no skill fires"),
         Format::Text => {
+            let mut out = crate::terminal::stdout();
             for m in &matches {
-                println!("{} {} (keyword: {})", m.trigger.as_str(), m.name, m.keyword);
+                writeln!(out, "{} {} (keyword: {})", m.trigger.as_str(), m.name, m.keyword)?;
             }
         }
     }

@@ -31,7 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(args.data_dir.clone(), None).await?;
         anyhow::Ok(app.copy_inbox_to_team(args.to.clone()).await?)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.format == Format::Text);
     match args.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut stdout, &report)?;

@@ -69,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let scanned = parallel::map(&dirs, |(path, reach)| scan_path(path, *reach), |_| {});
     let summary = summarise(&scanned);
     let failed = summary.critical + summary.errors + summary.unreadable > 0;
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut stdout = std::io::BufWriter::new(crate::terminal::output(args.format == ScanFormat::Text));
     match args.format {
         ScanFormat::Json => {
             let doc = serde_json::json!({ "skills": scanned, "summary": summary });

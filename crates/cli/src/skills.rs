@@ -65,7 +65,11 @@ pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
             Validated { skill: Some(skill), .. } if result.is_valid() => valid.push(skill),
             invalid => {
                 let errors = invalid.findings.iter().filter(|f| f.is_error()).count();
-                eprintln!("skipped {}: {errors} validation error(s)", folder.dir.display());
+                let _ = writeln!(
+                    crate::terminal::stderr(),
+                    "skipped {}: {errors} validation error(s)",
+                    folder.dir.display()
+                );
             }
         }
     }
@@ -116,7 +120,7 @@ pub fn refuse(format: Format, error: ErrorBody) -> anyhow::Result<ExitCode> {
             serde_json::to_writer_pretty(&mut stdout, &Refusal { error })?;
             writeln!(stdout)?;
         }
-        Format::Text => eprintln!("error[{}]: {}", error.code, error.message),
+        Format::Text => writeln!(crate::terminal::stderr(), "error[{}]: {}", error.code, error.message)?,
     }
     Ok(ExitCode::from(1))
 }

@@ -28,7 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = crate::workspace::open(args.installed.data_dir.clone(), None).await?;
         anyhow::Ok(app.sync_installs(targets).await)
     })?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::output(args.installed.format == Format::Text);
     let report = match (result, args.installed.format) {
         (Err(error), Format::Json) => {
             serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;

@@ -5,6 +5,7 @@
 //! Exit 0 when every skill is valid (warnings allowed), 1 when any has an error.
 
 use crate::format::Format;
+use crate::terminal::escape;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -220,15 +221,19 @@ fn print_text(out: &mut impl Write, reports: &[Report], s: &Summary, colour: boo
     )
 }
 
+/// One finding; every field that comes from the skill (its path, file names in the message) goes
+/// through [`escape`] first, since the colours are escapes of this printer's own.
 fn print_finding(out: &mut impl Write, paint: &Paint, dir: &str, f: &Finding) -> std::io::Result<()> {
     let location = if f.file.is_empty() { dir.to_string() } else { format!("{dir}/{}", f.location()) };
+    let location = escape(&location);
+    let message = escape(&f.message);
     let severity = match f.severity {
         Severity::Error => paint.wrap("1;31", "error"),
         Severity::Warning => paint.wrap("1;33", "warning"),
     };
-    writeln!(out, "{} {severity} {}: {}", paint.wrap("1", &location), f.code, f.message)?;
+    writeln!(out, "{} {severity} {}: {message}", paint.wrap("1", &location), f.code)?;
     if let Some(hint) = &f.hint {
-        writeln!(out, "  {} {hint}", paint.wrap("36", "hint:"))?;
+        writeln!(out, "  {} {}", paint.wrap("36", "hint:"), escape(hint))?;
     }
     Ok(())
 }

@@ -64,15 +64,16 @@ impl App {
     ) -> Result<InstallReport, ErrorBody> {
         self.blocking(move |inner| {
             let resolved = targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?;
-            for (_, dir) in &resolved {
-                install::preflight(dir, &skill.name, force)?;
+            for (target, _) in &resolved {
+                install::preflight(places::open(target, false)?.as_ref(), &skill.name, force)?;
             }
             let canonical: Vec<InstallTarget> = resolved.iter().map(|(t, _)| t.clone()).collect();
             places::remember_projects(inner.settings.as_ref(), &canonical)?;
             let now = skillcase_common::clock::now();
             let mut written = Vec::new();
             for (target, dir) in resolved {
-                let replaced = install::install(&dir, &skill, force, &now)?;
+                let held = places::create(&target)?;
+                let replaced = install::install(&held, &skill, force, &now)?;
                 written.push(InstalledPlace { target, dir: dir.display().to_string(), replaced });
             }
             Ok(InstallReport {
@@ -101,7 +102,10 @@ impl App {
         self.blocking(move |_| {
             let mut out = Vec::new();
             for (target, dir) in places {
-                let checked = install::check_one(&dir, &name, &|n, s| resolver.resolve(n, s))?;
+                let checked = match places::open(&target, false)? {
+                    Some(held) => install::check_one(&held, &name, &|n, s| resolver.resolve(n, s))?,
+                    None => None,
+                };
                 let dir = dir.display().to_string();
                 out.push(match checked {
                     None => InstallPlace {
@@ -137,10 +141,11 @@ impl App {
             let now = skillcase_common::clock::now();
             let mut report = SyncReport { targets: Vec::new() };
             for (target, dir) in places {
-                if install::lock::read(&dir)?.is_none() {
+                let Some(held) = places::open(&target, false)? else { continue };
+                if install::lock::read(&held)?.is_none() {
                     continue;
                 }
-                let synced = install::sync(&dir, &|n, s| resolver.resolve(n, s), &now)?;
+                let synced = install::sync(&held, &|n, s| resolver.resolve(n, s), &now)?;
                 let skills = synced
                     .into_iter()
                     .map(|s| SyncedSkill {
@@ -166,10 +171,11 @@ impl App {
         self.blocking(move |_| {
             let mut report = VerifyReport { clean: true, targets: Vec::new() };
             for (target, dir) in places {
-                if install::lock::read(&dir)?.is_none() {
+                let Some(held) = places::open(&target, false)? else { continue };
+                if install::lock::read(&held)?.is_none() {
                     continue;
                 }
-                let skills: Vec<VerifiedSkill> = install::check(&dir, &|n, s| resolver.resolve(n, s))?
+                let skills: Vec<VerifiedSkill> = install::check(&held, &|n, s| resolver.resolve(n, s))?
                     .into_iter()
                     .map(|c| VerifiedSkill { name: c.name, drift: c.drift, source: c.source })
                     .collect();
@@ -225,9 +231,9 @@ impl App {
     /// directory's library.
     async fn resolver(&self, places: &[(InstallTarget, PathBuf)]) -> Result<Resolver, ErrorBody> {
         let data_dir = resolver::data_dir_text(self.data_dir());
-        let dirs: Vec<PathBuf> = places.iter().map(|(_, d)| d.clone()).collect();
+        let targets: Vec<InstallTarget> = places.iter().map(|(t, _)| t.clone()).collect();
         let wanted = data_dir.clone();
-        let needs_library = self.blocking(move |_| Ok(resolver::names_library(&dirs, &wanted))).await?;
+        let needs_library = self.blocking(move |_| Ok(resolver::names_library(&targets, &wanted))).await?;
         let library = if needs_library {
             self.scanned().await?;
             Some(self.library()?)
@@ -260,8 +266,9 @@ impl App {
         self.blocking(move |_| {
             let mut out = Vec::new();
             for (target, dir) in places {
-                let Ok(Some(_)) = install::lock::read(&dir) else { continue };
-                for check in install::check(&dir, &|n, s| resolver.resolve(n, s))? {
+                let Ok(Some(held)) = places::open(&target, false) else { continue };
+                let Ok(Some(_)) = install::lock::read(&held) else { continue };
+                for check in install::check(&held, &|n, s| resolver.resolve(n, s))? {
                     if let SkillSource::Library { name, data_dir: from } = &check.locked.source {
                         if *from == data_dir {
                             out.push(LibraryCopy {

@@ -1,11 +1,19 @@
-//! Where an install target is on disk, and the project folders installed to before (kept in
-//! the settings table under `install_projects`, so the skill view can show every place a skill
-//! is installed without being told again).
+//! Where an install target is on disk, how it is opened, and the project folders installed to
+//! before (kept in the settings table under `install_projects`, so the skill view can show every
+//! place a skill is installed without being told again).
+//!
+//! A target folder is opened once and everything in it is read and written through that handle
+//! (`OpenDir`). At user level its path is followed as the person set it up (`~/.claude` may be a
+//! link into their dotfiles). At project level only the project folder a person named is followed:
+//! `.claude` and `skills` beneath it are opened one at a time without following a link, and a
+//! link there is followed only when it leads to a folder still inside the project — a repository
+//! can commit `.claude/skills` as a link, and must not send an install out of the project.
 
 use std::path::{Path, PathBuf};
 
 use skillcase_common::error::Coded;
-use skillcase_library::install::Agent;
+use skillcase_library::install::{Agent, OpenDir};
+use skillcase_skill::skill_dir::FileError;
 use skillcase_store::settings::SettingsRepository;
 
 use super::types::InstallTarget;
@@ -22,6 +30,12 @@ pub enum PlaceError {
     NoHome,
     #[error("the project folder {path} is not an existing folder")]
     BadProject { path: String },
+    /// A link on the way to a project's agent folder leads out of the project (or nowhere).
+    #[error("{project}/{link} is a link that leads out of the project; Skillcase installs only into folders inside it")]
+    OutsideProject { project: String, link: String },
+    /// The agent folder could not be opened (a file in its place, permissions).
+    #[error("cannot open the agent folder {path}: {source}")]
+    Folder { path: String, source: FileError },
 }
 
 impl Coded for PlaceError {
@@ -30,12 +44,18 @@ impl Coded for PlaceError {
             PlaceError::NoTarget => "install_no_target",
             PlaceError::NoHome => "no_home_dir",
             PlaceError::BadProject { .. } => "invalid_project_dir",
+            PlaceError::OutsideProject { .. } => "install_target_outside_project",
+            PlaceError::Folder { source, .. } => source.code(),
         }
     }
 
     fn details(&self) -> Option<serde_json::Value> {
         match self {
             PlaceError::BadProject { path } => Some(serde_json::json!({ "path": path })),
+            PlaceError::OutsideProject { project, link } => {
+                Some(serde_json::json!({ "project": project, "link": link }))
+            }
+            PlaceError::Folder { path, .. } => Some(serde_json::json!({ "path": path })),
             _ => None,
         }
     }
@@ -56,6 +76,45 @@ pub fn resolve(target: &InstallTarget) -> Result<(InstallTarget, PathBuf), Place
             Ok((canonical, target.agent.dir_in(&root)))
         }
     }
+}
+
+/// The agent folder of the resolved `target`, held open: `None` when it does not exist and
+/// `create` is false; created (with its missing parents) otherwise. See the module's rules for
+/// links.
+pub fn open(target: &InstallTarget, create: bool) -> Result<Option<OpenDir>, PlaceError> {
+    match &target.project {
+        None => {
+            let dir = target.agent.dir_in(&home_dir()?);
+            let opened = if create { OpenDir::create_named(&dir) } else { OpenDir::open_named(&dir) };
+            match opened {
+                Ok(dir) => Ok(Some(dir)),
+                Err(FileError::NotFound(_)) if !create => Ok(None),
+                Err(source) => Err(PlaceError::Folder { path: dir.display().to_string(), source }),
+            }
+        }
+        Some(project) => {
+            let root = project_root(project)?;
+            let shown = root.display().to_string();
+            let held =
+                OpenDir::open_named(&root).map_err(|_| PlaceError::BadProject { path: project.clone() })?;
+            held.beneath(target.agent.folder(), create).map_err(|source| match source {
+                FileError::NotBeneath { path } | FileError::Symlink { path } => {
+                    PlaceError::OutsideProject { project: shown.clone(), link: path }
+                }
+                source => {
+                    PlaceError::Folder { path: target.agent.dir_in(&root).display().to_string(), source }
+                }
+            })
+        }
+    }
+}
+
+/// The agent folder of the resolved `target`, created when missing, held open.
+pub fn create(target: &InstallTarget) -> Result<OpenDir, PlaceError> {
+    open(target, true)?.ok_or_else(|| {
+        let path = resolve(target).map(|(_, dir)| dir).unwrap_or_default();
+        PlaceError::Folder { path: path.display().to_string(), source: FileError::NotFound(path) }
+    })
 }
 
 fn project_root(project: &str) -> Result<PathBuf, PlaceError> {

@@ -3,11 +3,14 @@
 //! directory (a copy from another data directory's library cannot be checked from here and
 //! counts as `source_missing`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use skillcase_library::install::{lock, SkillSource, SourceSkill};
 use skillcase_library::Library;
+
+use super::places;
+use super::types::InstallTarget;
 
 /// Resolves sources for sync, verify and the status badge.
 pub(super) struct Resolver {
@@ -40,10 +43,11 @@ pub(super) fn data_dir_text(data_dir: &Path) -> String {
     std::path::absolute(data_dir).unwrap_or_else(|_| data_dir.to_path_buf()).display().to_string()
 }
 
-/// True when a lock in `dirs` lists a skill of the library of `data_dir` (unreadable locks are
-/// skipped here; the action itself reports them).
-pub(super) fn names_library(dirs: &[PathBuf], data_dir: &str) -> bool {
-    dirs.iter().filter_map(|dir| lock::read(dir).ok().flatten()).any(|lock| {
+/// True when a lock in one of `targets` lists a skill of the library of `data_dir` (folders and
+/// locks that cannot be read are skipped here; the action itself reports them).
+pub(super) fn names_library(targets: &[InstallTarget], data_dir: &str) -> bool {
+    let held = targets.iter().filter_map(|target| places::open(target, false).ok().flatten());
+    held.filter_map(|dir| lock::read(&dir).ok().flatten()).any(|lock| {
         lock.skills
             .values()
             .any(|s| matches!(&s.source, SkillSource::Library { data_dir: d, .. } if d == data_dir))

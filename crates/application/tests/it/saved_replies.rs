@@ -122,3 +122,24 @@ async fn a_file_that_is_not_json_is_refused_as_a_whole() {
         ("invalid_saved_replies_file", Some(json!({ "entry": null })))
     );
 }
+
+/// A FIFO named like the file to import: read by path after a size check (0 bytes), it would hold
+/// the import until some writer came. Opened without waiting and checked on its descriptor, it is
+/// refused at once.
+#[cfg(unix)]
+#[tokio::test]
+async fn importing_a_fifo_named_like_a_replies_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(&dir).await;
+    let path = dir.path().join("replies.json");
+    skillcase_testkit::hostile::make_fifo(&path);
+    let import = app.import_saved_replies(path.display().to_string());
+    let Ok(answer) = tokio::time::timeout(std::time::Duration::from_secs(10), import).await else {
+        // Let the blocked read end so the test can report instead of hanging.
+        let _ = std::fs::OpenOptions::new().write(true).open(&path);
+        panic!("importing a FIFO held the import");
+    };
+    let err = answer.unwrap_err();
+    assert_eq!(err.code, "invalid_saved_replies_file");
+    assert!(err.message.contains("FIFO"), "{}", err.message);
+}

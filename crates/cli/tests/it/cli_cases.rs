@@ -235,3 +235,39 @@ fn an_action_the_cli_does_not_know_is_bad_usage() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("resolved, need_lead_info, escalate"), "{}", stderr(&output));
 }
+
+/// Words from outside carrying terminal commands: a clipboard write (OSC 52), a link hidden behind
+/// other text (OSC 8), a screen clear and a carriage return that overwrites the line.
+const CLIPBOARD: &str = "\x1b]52;c;ZWNobyBoaQ==\x07";
+const HIDDEN_LINK: &str = "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\";
+const CLEAR: &str = "\x1b[2J\x1b[H";
+
+#[test]
+fn cases_list_and_show_print_terminal_control_sequences_in_case_fields_visibly() {
+    let work = TempDir::new().unwrap();
+    let mut hostile = refund_case("conv-1");
+    hostile.title = format!("Refund{CLIPBOARD}");
+    hostile.summary = format!("Charged twice {HIDDEN_LINK}{CLEAR}");
+    hostile.context[0].text = "I was charged twice!\rAll fine, close this case".into();
+    open(&work, vec![hostile]);
+
+    let list = cases(&work, &["list"]);
+    let show = cases(&work, &["show", "1001"]);
+
+    for output in [&list, &show] {
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(output));
+        let text = stdout(output);
+        assert!(!text.contains(['\x1b', '\x07', '\r']), "a control character reached the terminal: {text:?}");
+    }
+    assert!(stdout(&list).contains("Refund\\x1b]52;c;ZWNobyBoaQ==\\x07  "), "{}", stdout(&list));
+    let shown = stdout(&show);
+    assert!(shown.contains("\\x1b]8;;https://evil.example/\\x1b\\click"), "{shown}");
+    assert!(shown.contains("\\x1b[2J\\x1b[H"), "{shown}");
+    assert!(shown.contains("I was charged twice!\\x0dAll fine, close this case"), "{shown}");
+    let as_json = cases(&work, &["show", "1001", "--format", "json"]);
+    assert_eq!(
+        json(&as_json)["case"]["title"],
+        format!("Refund{CLIPBOARD}"),
+        "JSON keeps the words as they are"
+    );
+}

@@ -175,3 +175,172 @@ async fn no_fifo_or_huge_file_in_dir_keeps_serve_from_listening_or_from_stopping
     let status = tokio::task::spawn_blocking(move || serve.terminate_within(STOPS_WITHIN)).await.unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+/// The binary with its own data directory and home folder under `work`.
+fn skillcase_in(work: &Path) -> Command {
+    let mut command = Command::new(assert_cmd::cargo::cargo_bin("skillcase"));
+    command.env("SKILLCASE_DATA_DIR", work.join("data")).env("HOME", work.join("home"));
+    command
+}
+
+/// A skill folder whose root files are written (and fsynced) one by one before its `references`
+/// folder is made: a wide window in which to plant a link in the staging folder.
+fn slow_to_stage(root: &Path) -> std::path::PathBuf {
+    let dir = root.join("src/frete");
+    write(&dir, "SKILL.md", &skill_md("frete", "Calcula o frete."));
+    for n in 0..20 {
+        write(&dir, &format!("notes-{n:02}.md"), "notes\n");
+    }
+    write(&dir, "references/tabela.md", "# Tabela\n");
+    dir
+}
+
+/// While `skillcase install` runs again and again, another process watches the agent folder and
+/// plants `references` → a folder outside in every staging folder it sees, before the writer makes
+/// that folder: a writer that followed it would put `tabela.md` outside. Not a byte may land there.
+#[test]
+fn a_link_planted_inside_the_staging_folder_never_redirects_a_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path();
+    let src = slow_to_stage(work);
+    let (project, outside) = (work.join("project"), work.join("outside"));
+    let skills = project.join(".claude/skills");
+    fs::create_dir_all(&skills).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let planting = Arc::clone(&stop);
+    let (watched, target) = (skills.clone(), outside.clone());
+    let planter = std::thread::spawn(move || {
+        let mut planted = 0u64;
+        while !planting.load(Ordering::Relaxed) {
+            for entry in fs::read_dir(&watched).into_iter().flatten().flatten() {
+                if entry.file_name().to_string_lossy().starts_with(".skillcase-staging-")
+                    && std::os::unix::fs::symlink(&target, entry.path().join("references")).is_ok()
+                {
+                    planted += 1;
+                }
+            }
+        }
+        planted
+    });
+    let deadline = Instant::now() + Duration::from_secs(6);
+    let (mut installed, mut refused, mut runs) = (0u32, 0u32, 0u32);
+    while Instant::now() < deadline && (refused == 0 || runs < 20) {
+        let output = skillcase_in(work)
+            .arg("install")
+            .arg(&src)
+            .args(["--target", "claude", "--force", "--project"])
+            .arg(&project)
+            .output()
+            .unwrap();
+        runs += 1;
+        if output.status.success() {
+            installed += 1;
+        } else {
+            assert!(text(&output).contains("error staging_failed"), "{}", text(&output));
+            refused += 1;
+        }
+        let leaked: Vec<_> = fs::read_dir(&outside).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert!(leaked.is_empty(), "written outside through a planted link: {leaked:?}");
+    }
+    stop.store(true, Ordering::Relaxed);
+    let planted = planter.join().unwrap();
+    assert!(
+        planted > 0 && refused > 0,
+        "the race did not run: {planted} links planted, {refused} installs refused, {installed} done"
+    );
+}
+
+/// The lock is traded for a FIFO, by one `RENAME_EXCHANGE` after another, while `verify` runs
+/// again and again: a reader that checked the path and then opened it would wait forever for a
+/// writer. Every run must end — clean, or refusing the FIFO — within seconds.
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_never_hangs_on_a_lock_swapped_for_a_fifo() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().to_path_buf();
+    let src = work.join("src/frete");
+    write(&src, "SKILL.md", &skill_md("frete", "Calcula o frete."));
+    let project = work.join("project");
+    fs::create_dir_all(&project).unwrap();
+    let installed = skillcase_in(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(installed.status.success(), "{}", text(&installed));
+    let lock = project.join(".claude/skills/skillcase.lock");
+    let fifo = work.join("lock.fifo");
+    make_fifo(&fifo);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapping = Arc::clone(&stop);
+    let (a, b) = (lock.clone(), fifo.clone());
+    let swapper = std::thread::spawn(move || {
+        let mut swaps = 0u64;
+        while !swapping.load(Ordering::Relaxed) {
+            assert!(exchange(&a, &b), "RENAME_EXCHANGE failed");
+            swaps += 1;
+        }
+        if swaps % 2 == 1 {
+            assert!(exchange(&a, &b));
+        }
+        swaps
+    });
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let checkers: Vec<_> = (0..3)
+        .map(|_| {
+            let (work, project) = (work.clone(), project.clone());
+            std::thread::spawn(move || {
+                let (mut clean, mut refused, mut hung) = (0u32, 0u32, 0u32);
+                while Instant::now() < deadline {
+                    let mut child = skillcase_in(&work)
+                        .args(["verify", "--target", "claude", "--project"])
+                        .arg(&project)
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::null())
+                        .spawn()
+                        .unwrap();
+                    let started = Instant::now();
+                    let status = loop {
+                        if let Some(status) = child.try_wait().unwrap() {
+                            break Some(status);
+                        }
+                        if started.elapsed() > Duration::from_secs(10) {
+                            child.kill().unwrap();
+                            child.wait().unwrap();
+                            break None;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    };
+                    let mut out = String::new();
+                    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+                    match status {
+                        None => hung += 1,
+                        Some(s) if s.success() => clean += 1,
+                        Some(_) => {
+                            assert!(out.contains("error lock_corrupt") && out.contains("FIFO"), "{out}");
+                            refused += 1;
+                        }
+                    }
+                }
+                (clean, refused, hung)
+            })
+        })
+        .collect();
+    let (mut clean, mut refused, mut hung) = (0, 0, 0);
+    for checker in checkers {
+        let (c, r, h) = checker.join().unwrap();
+        (clean, refused, hung) = (clean + c, refused + r, hung + h);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    assert_eq!(hung, 0, "{hung} verify runs hung ({clean} clean, {refused} refused, {swaps} swaps)");
+    assert!(
+        clean > 0 && refused > 0 && swaps > 1000,
+        "the race did not run: {clean} clean, {refused} refused, {swaps} swaps"
+    );
+}

@@ -274,6 +274,98 @@ fn verify_reports_an_installed_folder_grown_past_the_loader_limit_unread() {
     let work = TempDir::new().unwrap();
     let src = skill_folder(work.path());
     let project = project(&work);
+
+/// A `skillcase.lock` as someone could commit or edit it: one skill listed under `key`, from the
+/// folder `source`, with one file whose digest matches nothing (so sync would copy it again).
+fn hostile_lock(key: &str, source: &str) -> String {
+    serde_json::json!({
+        "lock_version": 1,
+        "skills": { key: {
+            "version": null,
+            "source": { "kind": "folder", "path": source },
+            "installed_at": "2026-05-01T10:00:00.000Z",
+            "files": { "SKILL.md": "0".repeat(64) }
+        } }
+    })
+    .to_string()
+}
+
+/// Every file beneath `dir` with its content, to show a folder was not touched.
+fn contents(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(contents(&path));
+        } else {
+            out.push((path.display().to_string(), fs::read_to_string(&path).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn sync_refuses_a_lock_whose_skill_name_is_a_path_and_touches_nothing_outside_or_inside() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    let victim = work.path().join("victim");
+    write(&victim, "notes.txt", "a folder outside the agent folder");
+    let skills = project.join(".claude/skills");
+    let victim_abs = victim.display().to_string();
+    for key in ["../../../victim", victim_abs.as_str(), "skillcase.lock", "..", "frete/../../../../victim"] {
+        let lock = hostile_lock(key, &src.display().to_string());
+        write(&skills, "skillcase.lock", &lock);
+        for command in ["sync", "verify"] {
+            let run = skillcase(&work).arg(command).arg("--project").arg(&project).output().unwrap();
+            assert_eq!(run.status.code(), Some(1), "{command} {key}: {}", stdout_of(&run));
+            assert!(
+                stdout_of(&run).starts_with("error lock_invalid_entry: "),
+                "{command} {key}: {}",
+                stdout_of(&run)
+            );
+            assert!(stdout_of(&run).contains("is not a skill name"), "{}", stdout_of(&run));
+        }
+        assert_eq!(
+            contents(&victim),
+            [(
+                victim.join("notes.txt").display().to_string(),
+                "a folder outside the agent folder".to_string()
+            )]
+        );
+        assert_eq!(listing(&skills), ["skillcase.lock"], "{key}");
+        assert_eq!(fs::read_to_string(skills.join("skillcase.lock")).unwrap(), lock, "{key}");
+    }
+}
+
+#[test]
+fn sync_at_user_level_never_replaces_the_home_ssh_folder_named_by_a_lock() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let home = work.path().join("home");
+    write(&home, ".ssh/id_ed25519", "PRIVATE KEY");
+    write(&home, ".ssh/authorized_keys", "ssh-ed25519 AAAA ana@laptop");
+    write(&src, "authorized_keys", "ssh-ed25519 AAAA attacker@evil");
+    let lock = hostile_lock("../../.ssh", &src.display().to_string());
+    write(&home, ".claude/skills/skillcase.lock", &lock);
+    let before = contents(&home.join(".ssh"));
+
+    let run = skillcase(&work).args(["sync", "--user", "--format", "json"]).output().unwrap();
+
+    assert_eq!(run.status.code(), Some(1), "{}", stdout_of(&run));
+    let answer: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
+    assert_eq!(answer["error"]["code"], "lock_invalid_entry");
+    assert_eq!(answer["error"]["details"]["skill"], "../../.ssh");
+    assert_eq!(contents(&home.join(".ssh")), before);
+}
+
+#[test]
+fn a_relative_folder_source_in_a_lock_is_found_beside_the_lock_wherever_sync_runs() {
+    let work = TempDir::new().unwrap();
+    let project = project(&work);
+    let src = project.join("skills/frete");
+    write(&src, "SKILL.md", SKILL_MD);
     skillcase(&work)
         .arg("install")
         .arg(&src)
@@ -292,4 +384,82 @@ fn verify_reports_an_installed_folder_grown_past_the_loader_limit_unread() {
     assert_eq!(report["targets"][0]["skills"][0]["drift"][0]["kind"], "unreadable");
     let peak = children_peak_bytes();
     assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+
+    let lock_file = project.join(".claude/skills/skillcase.lock");
+    let absolute = src.display().to_string();
+    let committed = fs::read_to_string(&lock_file).unwrap().replace(&absolute, "../../skills/frete");
+    fs::write(&lock_file, &committed).unwrap();
+    let edited = SKILL_MD.replace("Leia", "Consulte");
+    write(&src, "SKILL.md", &edited);
+    let elsewhere = work.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+
+    let run =
+        skillcase(&work).current_dir(&elsewhere).arg("sync").arg("--project").arg(&project).output().unwrap();
+
+    assert_eq!(run.status.code(), Some(0), "{}", stdout_of(&run));
+    assert!(stdout_of(&run).contains("/frete: updated"), "{}", stdout_of(&run));
+    assert_eq!(fs::read_to_string(project.join(".claude/skills/frete/SKILL.md")).unwrap(), edited);
+    let lock: serde_json::Value = serde_json::from_str(&fs::read_to_string(&lock_file).unwrap()).unwrap();
+    assert_eq!(
+        lock["skills"]["frete"]["source"]["path"], "../../skills/frete",
+        "the lock keeps its relative source"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_committed_agent_folder_link_leading_out_of_the_project_is_refused_by_install_sync_and_verify() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    let outside = work.path().join("outside");
+    write(&outside, "skills/skillcase.lock", &hostile_lock("frete", &src.display().to_string()));
+    std::os::unix::fs::symlink(&outside, project.join(".claude")).unwrap();
+    let before = contents(&outside);
+
+    let install = skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let sync =
+        skillcase(&work).args(["sync", "--target", "claude", "--project"]).arg(&project).output().unwrap();
+    let verify =
+        skillcase(&work).args(["verify", "--target", "claude", "--project"]).arg(&project).output().unwrap();
+
+    for run in [&install, &sync, &verify] {
+        assert_eq!(run.status.code(), Some(1), "{}", stdout_of(run));
+        assert!(stdout_of(run).starts_with("error install_target_outside_project: "), "{}", stdout_of(run));
+        assert!(
+            stdout_of(run).contains("/.claude is a link that leads out of the project"),
+            "{}",
+            stdout_of(run)
+        );
+    }
+    assert_eq!(contents(&outside), before, "nothing written outside the project");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_between_agent_folders_inside_the_project_is_followed() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    fs::create_dir_all(project.join(".claude/skills")).unwrap();
+    fs::create_dir_all(project.join(".agents")).unwrap();
+    std::os::unix::fs::symlink("../.claude/skills", project.join(".agents/skills")).unwrap();
+
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "agents", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+
+    assert_eq!(listing(&project.join(".claude/skills")), ["frete", "skillcase.lock"]);
+    skillcase(&work).args(["verify", "--target", "agents", "--project"]).arg(&project).assert().code(0);
 }

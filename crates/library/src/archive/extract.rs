@@ -1,18 +1,18 @@
 //! Writing a checked package to disk (SPEC A8): first into a fresh staging folder on the same
-//! file system as the skills directory but outside it, fsynced, then renamed into place. Only
-//! regular files are written, with fixed permissions (0644 files, 0755 folders) whatever the
-//! archive said. A staging folder that is never installed is removed when dropped.
+//! file system as its destination, fsynced, then renamed into place. Only regular files are
+//! written, with fixed permissions (0644 files, 0755 folders) whatever the archive said. Every
+//! write goes through the folder handles of `skillcase_skill::skill_dir::OpenDir` — sub-folders
+//! opened without following a link, files created new with `O_NOFOLLOW` — so a link planted inside
+//! a staging folder (or a destination swapped for one) never redirects a byte. A staging folder
+//! that is never installed is removed when dropped.
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use tempfile::TempDir;
-
-use skillcase_common::durable::sync_dir;
 use skillcase_skill::archive::ArchiveError;
 use skillcase_skill::package::Package;
+use skillcase_skill::skill_dir::{FileError, OpenDir};
 
 /// Prefix of staging folders, hidden so file browsers and watchers of a parent skip them.
 pub const STAGING_PREFIX: &str = ".skillcase-staging-";
@@ -26,13 +26,26 @@ const DIR_MODE: u32 = 0o755;
 /// folder, so an import that stops half-way (refused, failed, cancelled) leaves nothing behind.
 #[derive(Debug)]
 pub struct StagedSkill {
-    dir: TempDir,
+    /// The folder the staging folder is in.
+    parent: OpenDir,
+    /// The staging folder's name in `parent`.
+    name: String,
+    /// True once renamed into place: nothing is left to remove.
+    installed: bool,
 }
 
 impl StagedSkill {
     /// The staging folder (its contents are the skill folder's contents).
-    pub fn path(&self) -> &Path {
-        self.dir.path()
+    pub fn path(&self) -> PathBuf {
+        self.parent.path().join(&self.name)
+    }
+}
+
+impl Drop for StagedSkill {
+    fn drop(&mut self) {
+        if !self.installed {
+            let _ = self.parent.remove_tree(&self.name);
+        }
     }
 }
 
@@ -40,16 +53,16 @@ impl StagedSkill {
 /// fsyncs every file and folder. Callers put `staging_parent` on the same file system as the
 /// skills directory, outside any watched tree, so [`install`] is a rename.
 pub fn stage(package: &Package, staging_parent: &Path) -> Result<StagedSkill, ArchiveError> {
-    stage_as(package, staging_parent, Modes::Fixed)
+    let parent =
+        OpenDir::create_named(staging_parent).map_err(|e| stage_error(staging_parent, e.into_io()))?;
+    stage_as(package, &parent, Modes::Fixed)
 }
 
 /// [`stage`] for a package read from a folder we trust (installing a skill into an agent's
-/// folder): a file that had an exec bit gets 0755, so the agent can still run its scripts.
-pub fn stage_keeping_exec_bits(
-    package: &Package,
-    staging_parent: &Path,
-) -> Result<StagedSkill, ArchiveError> {
-    stage_as(package, staging_parent, Modes::KeepExec)
+/// folder), into the held folder `parent`: a file that had an exec bit gets 0755, so the agent
+/// can still run its scripts.
+pub fn stage_keeping_exec_bits(package: &Package, parent: &OpenDir) -> Result<StagedSkill, ArchiveError> {
+    stage_as(package, parent, Modes::KeepExec)
 }
 
 /// Which permissions staged files get.
@@ -61,67 +74,110 @@ enum Modes {
     KeepExec,
 }
 
-fn stage_as(package: &Package, staging_parent: &Path, modes: Modes) -> Result<StagedSkill, ArchiveError> {
-    let stage_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ArchiveError::Stage { path, source }
-    };
-    fs::create_dir_all(staging_parent).map_err(stage_err(staging_parent))?;
-    let dir = tempfile::Builder::new()
-        .prefix(STAGING_PREFIX)
-        .tempdir_in(staging_parent)
-        .map_err(stage_err(staging_parent))?;
-    let root = dir.path().to_path_buf();
-    let mut folders: BTreeSet<PathBuf> = BTreeSet::from([root.clone()]);
-    for file in &package.files {
-        let relative = safe_relative(&file.path)?;
-        let target = root.join(&relative);
-        for ancestor in relative.ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()) {
-            folders.insert(root.join(ancestor));
-        }
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(stage_err(parent))?;
-        }
-        let executable = modes == Modes::KeepExec && file.unix_mode.is_some_and(|m| m & 0o111 != 0);
-        let mode = if executable { EXEC_MODE } else { FILE_MODE };
-        write_file(&target, &file.bytes, mode).map_err(stage_err(&target))?;
-    }
-    for folder in folders.iter().rev() {
-        set_mode(folder, DIR_MODE).and_then(|()| sync_dir(folder)).map_err(stage_err(folder))?;
-    }
-    Ok(StagedSkill { dir })
+fn stage_error(path: &Path, source: std::io::Error) -> ArchiveError {
+    ArchiveError::Stage { path: path.to_path_buf(), source }
 }
 
-/// Moves `staged` to `target_dir` by rename. An existing folder there is swapped with the new one
-/// in one atomic exchange where the system has it (Linux `renameat2(RENAME_EXCHANGE)`), so even a
-/// crash at any instant leaves `target_dir` holding the old skill or the new one. Elsewhere the
-/// old folder is renamed aside first and removed only once the new one is in place; if the second
-/// rename fails the old folder is renamed back.
+fn stage_as(package: &Package, parent: &OpenDir, modes: Modes) -> Result<StagedSkill, ArchiveError> {
+    let (name, root) = parent.make_unique_dir(STAGING_PREFIX).map_err(|e| stage_error(parent.path(), e))?;
+    let staged = StagedSkill {
+        parent: parent.try_clone().map_err(|e| stage_error(parent.path(), e))?,
+        name,
+        installed: false,
+    };
+    let shown = staged.path();
+    let failed = |rel: &str| {
+        let path = shown.join(rel);
+        move |source| stage_error(&path, source)
+    };
+    let mut folders: BTreeSet<String> = BTreeSet::new();
+    let mut last: Option<(String, OpenDir)> = None;
+    for file in &package.files {
+        let segments = safe_relative(&file.path)?;
+        let (file_name, dirs) = segments.split_last().expect("a safe path has a segment");
+        let folder_rel = dirs.join("/");
+        for depth in 1..=dirs.len() {
+            folders.insert(dirs[..depth].join("/"));
+        }
+        if last.as_ref().is_none_or(|(rel, _)| *rel != folder_rel) {
+            let dir = folder(&root, dirs, true).map_err(failed(&folder_rel))?;
+            last = Some((folder_rel, dir));
+        }
+        let (_, dir) = last.as_ref().expect("set above");
+        let executable = modes == Modes::KeepExec && file.unix_mode.is_some_and(|m| m & 0o111 != 0);
+        let mode = if executable { EXEC_MODE } else { FILE_MODE };
+        let write = || -> std::io::Result<()> {
+            let mut out = dir.create_file(file_name, mode)?;
+            out.write_all(&file.bytes)?;
+            out.sync_all()
+        };
+        write().map_err(failed(&file.path))?;
+    }
+    drop(last);
+    for rel in folders.iter().rev() {
+        let parts: Vec<&str> = rel.split('/').collect();
+        let dir = folder(&root, &parts, false).map_err(failed(rel))?;
+        dir.set_mode(DIR_MODE).and_then(|()| dir.sync()).map_err(failed(rel))?;
+    }
+    root.set_mode(DIR_MODE).and_then(|()| root.sync()).map_err(failed(""))?;
+    Ok(staged)
+}
+
+/// The folder at `parts` beneath `root`, each step opened (and, with `create`, made) without
+/// following a link: a link planted in the staging folder fails the stage.
+fn folder(root: &OpenDir, parts: &[&str], create: bool) -> std::io::Result<OpenDir> {
+    let mut at = root.try_clone()?;
+    for part in parts {
+        at = if create {
+            at.child_or_create(part)
+        } else {
+            at.child(part).and_then(|dir| dir.ok_or_else(|| FileError::NotFound(PathBuf::from(part))))
+        }
+        .map_err(FileError::into_io)?;
+    }
+    Ok(at)
+}
+
+/// Moves `staged` to `target_dir` by rename (see [`install_in`]).
 pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveError> {
     let install_err = |source| ArchiveError::Install { target: target_dir.to_path_buf(), source };
     let parent = target_dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(parent).map_err(install_err)?;
-    let staging_parent = staged.path().parent().unwrap_or(Path::new(".")).to_path_buf();
-    if fs::symlink_metadata(target_dir).is_err() {
-        fs::rename(staged.path(), target_dir).map_err(install_err)?;
-        return finish(staged, parent, &staging_parent).map_err(install_err);
+    let name = target_dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| install_err(std::io::ErrorKind::InvalidInput.into()))?;
+    let into = OpenDir::create_named(parent).map_err(|e| install_err(e.into_io()))?;
+    install_in(staged, &into, name)
+}
+
+/// Moves `staged` to the entry `name` of the held folder `into` by rename. An existing entry
+/// there is swapped with the new folder in one atomic exchange where the system has it (Linux
+/// `renameat2(RENAME_EXCHANGE)`), so even a crash at any instant leaves `name` holding the old
+/// skill or the new one; the old one, now at the staging name, is then removed without following
+/// any link in it. Elsewhere the old folder is renamed aside first and removed only once the new
+/// one is in place; if the second rename fails the old folder is renamed back.
+pub fn install_in(mut staged: StagedSkill, into: &OpenDir, name: &str) -> Result<(), ArchiveError> {
+    let target = into.path().join(name);
+    let install_err = |source| ArchiveError::Install { target: target.clone(), source };
+    if into.kind_of(name).is_none() {
+        staged.parent.rename(&staged.name, into, name).map_err(install_err)?;
+        staged.installed = true;
+        return into.sync().and_then(|()| staged.parent.sync()).map_err(install_err);
     }
-    if exchange(staged.path(), target_dir).is_ok() {
-        // The staging path now holds the previous folder: dropping `staged` removes it.
-        sync_dir(parent).and_then(|()| sync_dir(&staging_parent)).map_err(install_err)?;
+    if staged.parent.exchange(&staged.name, into, name).is_ok() {
+        // The staging name now holds the previous folder: dropping `staged` removes it.
+        into.sync().and_then(|()| staged.parent.sync()).map_err(install_err)?;
         drop(staged);
         return Ok(());
     }
-    let holder =
-        tempfile::Builder::new().prefix(REPLACED_PREFIX).tempdir_in(&staging_parent).map_err(install_err)?;
-    let aside = holder.path().join("previous");
-    fs::rename(target_dir, &aside).map_err(install_err)?;
-    if let Err(source) = fs::rename(staged.path(), target_dir) {
-        if fs::rename(&aside, target_dir).is_err() {
+    let (holder_name, holder) = staged.parent.make_unique_dir(REPLACED_PREFIX).map_err(install_err)?;
+    into.rename(name, &holder, "previous").map_err(install_err)?;
+    if let Err(source) = staged.parent.rename(&staged.name, into, name) {
+        if holder.rename("previous", into, name).is_err() {
             // The old skill must not be deleted with the holder: leave it where it is.
-            let kept = holder.keep();
+            let kept = staged.parent.path().join(&holder_name).join("previous");
             return Err(ArchiveError::Install {
-                target: target_dir.to_path_buf(),
+                target: target.clone(),
                 source: std::io::Error::new(
                     source.kind(),
                     format!(
@@ -131,65 +187,24 @@ pub fn install(staged: StagedSkill, target_dir: &Path) -> Result<(), ArchiveErro
                 ),
             });
         }
+        let _ = staged.parent.remove_tree(&holder_name);
         return Err(install_err(source));
     }
-    finish(staged, parent, &staging_parent).map_err(install_err)?;
-    drop(holder);
+    staged.installed = true;
+    into.sync().and_then(|()| staged.parent.sync()).map_err(install_err)?;
+    let _ = staged.parent.remove_tree(&holder_name);
     Ok(())
 }
 
-/// Swaps two folders atomically (both must exist).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use rustix::fs::{renameat_with, RenameFlags, CWD};
-    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
-}
-
-/// No atomic exchange here: the caller falls back to rename-aside.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
-    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "no atomic exchange"))
-}
-
-/// After the rename: the staging folder no longer exists under its old name, so it must not be
-/// cleaned up; the renames are made durable by syncing both parents.
-fn finish(staged: StagedSkill, parent: &Path, staging_parent: &Path) -> std::io::Result<()> {
-    let _installed = staged.dir.keep();
-    sync_dir(parent)?;
-    sync_dir(staging_parent)
-}
-
-/// Turns a package path into a relative path of plain segments, refusing anything else (the
-/// inspector already refused such names; a package built by hand gets the same protection).
-fn safe_relative(path: &str) -> Result<PathBuf, ArchiveError> {
+/// Splits a package path into plain segments, refusing anything else (the inspector already
+/// refused such names; a package built by hand gets the same protection).
+fn safe_relative(path: &str) -> Result<Vec<&str>, ArchiveError> {
     let unsafe_path = || ArchiveError::UnsafePath { path: path.to_string() };
     let plain = |seg: &str| !seg.is_empty() && seg != "." && seg != ".." && !seg.contains(['\\', ':', '\0']);
     if path.is_empty() || !path.split('/').all(plain) {
         return Err(unsafe_path());
     }
     Ok(path.split('/').collect())
-}
-
-fn write_file(target: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
-    let mut file = options.open(target)?;
-    file.write_all(bytes)?;
-    set_mode(target, mode)?;
-    file.sync_all()
-}
-
-#[cfg(unix)]
-fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-}
-
-#[cfg(not(unix))]
-fn set_mode(_path: &Path, _mode: u32) -> std::io::Result<()> {
-    Ok(())
 }
 
 /// Where staging folders go: the parent of the skills folder (so a rename reaches it and the

@@ -4,5 +4,5 @@
 
 pub mod extract;
 
-pub use extract::{install, stage, stage_keeping_exec_bits, staging_parent, StagedSkill};
+pub use extract::{install, install_in, stage, stage_keeping_exec_bits, staging_parent, StagedSkill};
 pub use skillcase_skill::archive::{inspect, inspect_bytes, max_archive_bytes, ArchiveError};

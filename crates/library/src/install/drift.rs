@@ -1,15 +1,14 @@
 //! Drift: how an installed skill folder differs from what its lock says was copied. Files are
-//! read the way every skill folder is read (`package_from_dir`: OS junk and caches ignored, no
-//! link followed), so a `.DS_Store` a file browser drops in is not drift, while an edited,
+//! read the way every skill folder is read (`package_from`: OS junk and caches ignored, no
+//! link followed, the folder itself opened through the target folder's handle), so a `.DS_Store` a file browser drops in is not drift, while an edited,
 //! added or deleted file is.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use skillcase_skill::load::{package_from_dir, LoadError};
+use skillcase_skill::load::{package_from, LoadError};
 use skillcase_skill::package::Package;
-use skillcase_skill::skill_dir::FileError;
+use skillcase_skill::skill_dir::{FileError, OpenDir};
 use ts_rs::TS;
 
 /// File digests by path relative to the skill folder: SHA-256, lowercase hex.
@@ -64,12 +63,15 @@ pub fn compare(expected: &Digests, found: &Digests) -> Vec<FileDrift> {
     drift
 }
 
-/// How the installed folder `dir` differs from `expected`: every file missing when the folder
-/// is gone, one `unreadable` entry when it cannot be read as a skill folder.
-pub fn drift_of(dir: &Path, expected: &Digests) -> Vec<FileDrift> {
-    match package_from_dir(dir) {
+/// How the installed folder `name` of the held `target` differs from `expected`: every file
+/// missing when the folder is gone, one `unreadable` entry when it cannot be read as a skill
+/// folder (a link in its place among them).
+pub fn drift_of(target: &OpenDir, name: &str, expected: &Digests) -> Vec<FileDrift> {
+    match target.skill_dir(name).map_err(LoadError::File).and_then(package_from) {
         Ok(pkg) => compare(expected, &digests(&pkg)),
-        Err(LoadError::File(FileError::NotFound(_))) if !dir.exists() => compare(expected, &Digests::new()),
+        Err(LoadError::File(FileError::NotFound(_))) if target.kind_of(name).is_none() => {
+            compare(expected, &Digests::new())
+        }
         Err(error) => {
             vec![FileDrift { path: error.to_finding().file, kind: DriftKind::Unreadable }]
         }
@@ -79,6 +81,11 @@ pub fn drift_of(dir: &Path, expected: &Digests) -> Vec<FileDrift> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skillcase_skill::load::package_from_dir;
+
+    fn held(dir: &std::path::Path) -> OpenDir {
+        OpenDir::open_named(dir).unwrap()
+    }
 
     fn digests_of(pairs: &[(&str, &str)]) -> Digests {
         pairs.iter().map(|(p, s)| (p.to_string(), s.to_string())).collect()
@@ -109,7 +116,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let expected = digests_of(&[("SKILL.md", "a1"), ("assets/x.txt", "b1")]);
         let kinds: Vec<DriftKind> =
-            drift_of(&root.path().join("frete"), &expected).into_iter().map(|d| d.kind).collect();
+            drift_of(&held(root.path()), "frete", &expected).into_iter().map(|d| d.kind).collect();
         assert_eq!(kinds, [DriftKind::Missing, DriftKind::Missing]);
     }
 
@@ -122,7 +129,7 @@ mod tests {
         std::fs::write(dir.join(".DS_Store"), "junk").unwrap();
         let expected = digests(&package_from_dir(&dir).unwrap());
         assert_eq!(expected.keys().collect::<Vec<_>>(), ["SKILL.md"]);
-        assert_eq!(drift_of(&dir, &expected), []);
+        assert_eq!(drift_of(&held(root.path()), "frete", &expected), []);
     }
 
     #[cfg(unix)]
@@ -133,7 +140,19 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("SKILL.md"), "x").unwrap();
         std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd")).unwrap();
-        let drift = drift_of(&dir, &digests_of(&[("SKILL.md", "a1")]));
+        let drift = drift_of(&held(root.path()), "frete", &digests_of(&[("SKILL.md", "a1")]));
+        assert_eq!(drift.iter().map(|d| d.kind).collect::<Vec<_>>(), [DriftKind::Unreadable]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_installed_folder_that_is_a_link_is_unreadable_and_never_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("SKILL.md"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("frete")).unwrap();
+        let expected = digests(&package_from_dir(outside.path()).unwrap());
+        let drift = drift_of(&held(root.path()), "frete", &expected);
         assert_eq!(drift.iter().map(|d| d.kind).collect::<Vec<_>>(), [DriftKind::Unreadable]);
     }
 }

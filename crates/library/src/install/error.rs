@@ -24,6 +24,10 @@ pub enum InstallError {
     /// `skillcase.lock` in a target is not a lock this build reads.
     #[error("{path} is not a readable skillcase.lock: {reason}")]
     LockCorrupt { path: String, reason: String },
+    /// `skillcase.lock` in a target lists an entry Skillcase would never write (a skill name that
+    /// is a path, a file path leaving the skill folder, ...): nothing is written.
+    #[error("{path} is refused: its entry {skill:?} is unsafe: {reason}")]
+    LockEntry { path: String, skill: String, reason: String },
     /// Staging or renaming the copy failed; the target still holds the previous folder.
     #[error(transparent)]
     Write(#[from] ArchiveError),
@@ -50,6 +54,7 @@ impl Coded for InstallError {
             InstallError::Refused { .. } => "install_refused",
             InstallError::Source(e) => e.code(),
             InstallError::LockCorrupt { .. } => "lock_corrupt",
+            InstallError::LockEntry { .. } => "lock_invalid_entry",
             InstallError::Write(e) => e.code(),
             InstallError::Io { .. } => "install_failed",
         }
@@ -60,6 +65,7 @@ impl Coded for InstallError {
             InstallError::Conflict { target, name } => Some(json!({ "target": target, "name": name })),
             InstallError::Refused { findings } => Some(json!({ "findings": findings })),
             InstallError::LockCorrupt { path, .. } => Some(json!({ "path": path })),
+            InstallError::LockEntry { path, skill, .. } => Some(json!({ "path": path, "skill": skill })),
             _ => None,
         }
     }

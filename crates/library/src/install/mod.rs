@@ -8,9 +8,12 @@
 //! [`install`], [`check`] and [`sync`] — over one target folder; which folders, and where a
 //! library skill lives, are the application's business.
 //!
-//! Two rules hold everywhere: a folder the lock does not list is never written (unless an
-//! install is forced), and nothing is ever half written (copies are staged then renamed, the
-//! lock is replaced whole). Within one process the lock's read-modify-write is serialised.
+//! Three rules hold everywhere: a folder the lock does not list is never written (unless an
+//! install is forced); nothing is ever half written (copies are staged then renamed, the lock is
+//! replaced whole); and every read and write goes through the target folder's handle
+//! ([`OpenDir`]), never following a link, with the lock's skill names checked to be names when it
+//! is read, so neither a hostile lock nor a planted link reaches outside the target folder.
+//! Within one process the lock's read-modify-write is serialised.
 
 pub mod copy;
 pub mod drift;
@@ -22,7 +25,6 @@ pub mod targets;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +33,7 @@ use ts_rs::TS;
 pub use drift::{DriftKind, FileDrift};
 pub use error::InstallError;
 pub use lock::{Lock, LockedSkill, SkillSource, LOCK_FILE};
+pub use skillcase_skill::skill_dir::OpenDir;
 pub use source::SourceSkill;
 pub use targets::Agent;
 
@@ -91,34 +94,36 @@ pub struct Synced {
     pub version: Option<i64>,
 }
 
-/// Refuses (`install_conflict`) when `target_dir` holds a folder `name` its lock does not list,
-/// unless `force`; lets an application check every target before it writes to any.
-pub fn preflight(target_dir: &Path, name: &str, force: bool) -> Result<(), InstallError> {
-    let lock = lock::read(target_dir)?.unwrap_or_default();
-    check_free(target_dir, name, &lock, force)
+/// Refuses (`install_conflict`) when the target folder holds a folder `name` its lock does not
+/// list, unless `force`; lets an application check every target before it writes to any. A
+/// target folder that does not exist yet (`None`) has nothing to refuse.
+pub fn preflight(target: Option<&OpenDir>, name: &str, force: bool) -> Result<(), InstallError> {
+    let Some(target) = target else { return Ok(()) };
+    let lock = lock::read(target)?.unwrap_or_default();
+    check_free(target, name, &lock, force)
 }
 
-fn check_free(target_dir: &Path, name: &str, lock: &Lock, force: bool) -> Result<(), InstallError> {
-    let taken = std::fs::symlink_metadata(target_dir.join(name)).is_ok();
+fn check_free(target: &OpenDir, name: &str, lock: &Lock, force: bool) -> Result<(), InstallError> {
+    let taken = target.kind_of(name).is_some();
     if taken && !force && !lock.skills.contains_key(name) {
         return Err(InstallError::Conflict {
-            target: target_dir.display().to_string(),
+            target: target.path().display().to_string(),
             name: name.to_string(),
         });
     }
     Ok(())
 }
 
-/// Copies `skill` into `target_dir` as the folder of its name and records it in the lock
-/// (installed at `now`). Returns whether a folder of that name was replaced. The lock is written
-/// first and put back if the copy fails, so a crash in between leaves drift that sync repairs,
-/// never an installed folder the lock does not know.
-pub fn install(target_dir: &Path, skill: &SourceSkill, force: bool, now: &str) -> Result<bool, InstallError> {
+/// Copies `skill` into the held target folder as the folder of its name and records it in the
+/// lock (installed at `now`). Returns whether a folder of that name was replaced. The lock is
+/// written first and put back if the copy fails, so a crash in between leaves drift that sync
+/// repairs, never an installed folder the lock does not know.
+pub fn install(target: &OpenDir, skill: &SourceSkill, force: bool, now: &str) -> Result<bool, InstallError> {
     let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
-    let before = lock::read(target_dir)?;
+    let before = lock::read(target)?;
     let mut lock = before.clone().unwrap_or_default();
-    check_free(target_dir, &skill.name, &lock, force)?;
-    let replaced = std::fs::symlink_metadata(target_dir.join(&skill.name)).is_ok();
+    check_free(target, &skill.name, &lock, force)?;
+    let replaced = target.kind_of(&skill.name).is_some();
     lock.skills.insert(
         skill.name.clone(),
         LockedSkill {
@@ -128,47 +133,44 @@ pub fn install(target_dir: &Path, skill: &SourceSkill, force: bool, now: &str) -
             files: skill.digests(),
         },
     );
-    std::fs::create_dir_all(target_dir).map_err(InstallError::io(target_dir))?;
-    lock::write(target_dir, &lock)?;
-    if let Err(error) = copy::place(target_dir, &skill.name, &skill.package) {
+    lock::write(target, &lock)?;
+    if let Err(error) = copy::place(target, &skill.name, &skill.package) {
         let _ = match &before {
-            Some(previous) => lock::write(target_dir, previous),
-            None => std::fs::remove_file(lock::lock_path(target_dir)).map_err(InstallError::io(target_dir)),
+            Some(previous) => lock::write(target, previous),
+            None => lock::remove(target),
         };
         return Err(error);
     }
     Ok(replaced)
 }
 
-/// Every skill the lock of `target_dir` lists, checked against its installed files and its
-/// source; empty when the folder has no lock.
-pub fn check(target_dir: &Path, resolve: Resolve<'_>) -> Result<Vec<SkillCheck>, InstallError> {
-    let Some(lock) = lock::read(target_dir)? else { return Ok(Vec::new()) };
-    Ok(lock
-        .skills
-        .into_iter()
-        .map(|(name, locked)| check_skill(target_dir, name, locked, resolve).0)
-        .collect())
+/// Every skill the lock of the held target folder lists, checked against its installed files and
+/// its source; empty when the folder has no lock.
+pub fn check(target: &OpenDir, resolve: Resolve<'_>) -> Result<Vec<SkillCheck>, InstallError> {
+    let Some(lock) = lock::read(target)? else { return Ok(Vec::new()) };
+    Ok(lock.skills.into_iter().map(|(name, locked)| check_skill(target, name, locked, resolve).0).collect())
 }
 
-/// The skill `name` of `target_dir`'s lock checked, or `None` when the lock does not list it.
+/// The skill `name` of the target folder's lock checked, or `None` when the lock does not list it.
 pub fn check_one(
-    target_dir: &Path,
+    target: &OpenDir,
     name: &str,
     resolve: Resolve<'_>,
 ) -> Result<Option<SkillCheck>, InstallError> {
-    let Some(mut lock) = lock::read(target_dir)? else { return Ok(None) };
-    Ok(lock.skills.remove(name).map(|locked| check_skill(target_dir, name.to_string(), locked, resolve).0))
+    let Some(mut lock) = lock::read(target)? else { return Ok(None) };
+    Ok(lock.skills.remove(name).map(|locked| check_skill(target, name.to_string(), locked, resolve).0))
 }
 
+/// `name`'s installed files against the lock, and its source read again (a relative folder
+/// source found beside the lock).
 fn check_skill(
-    target_dir: &Path,
+    target: &OpenDir,
     name: String,
     locked: LockedSkill,
     resolve: Resolve<'_>,
 ) -> (SkillCheck, Option<SourceSkill>) {
-    let drift = drift::drift_of(&target_dir.join(&name), &locked.files);
-    let current = resolve(&name, &locked.source);
+    let drift = drift::drift_of(target, &name, &locked.files);
+    let current = resolve(&name, &locked.source.located_in(target.path()));
     let source = match &current {
         None => SourceState::Missing,
         Some(skill) if skill.digests() != locked.files => SourceState::Changed,
@@ -177,21 +179,21 @@ fn check_skill(
     (SkillCheck { name, locked, drift, source }, current)
 }
 
-/// Brings every skill the lock of `target_dir` lists back to its source: a skill whose source
+/// Brings every skill the lock of the held target folder lists back to its source: a skill whose source
 /// moved ahead is copied again and its lock entry updated; one whose installed files drifted is
 /// copied again from its unchanged source; every other one — and every folder the lock does not
 /// list — is left untouched. The lock is rewritten after each update, so a failure part way
 /// keeps what was done.
-pub fn sync(target_dir: &Path, resolve: Resolve<'_>, now: &str) -> Result<Vec<Synced>, InstallError> {
+pub fn sync(target: &OpenDir, resolve: Resolve<'_>, now: &str) -> Result<Vec<Synced>, InstallError> {
     let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(mut lock) = lock::read(target_dir)? else { return Ok(Vec::new()) };
+    let Some(mut lock) = lock::read(target)? else { return Ok(Vec::new()) };
     let mut done = Vec::new();
     for (name, locked) in lock.skills.clone() {
-        let (check, current) = check_skill(target_dir, name, locked, resolve);
+        let (check, current) = check_skill(target, name, locked, resolve);
         let outcome = match (&current, check.source) {
             (None, _) => SyncOutcome::SourceMissing,
             (Some(skill), SourceState::Changed) => {
-                copy::place(target_dir, &check.name, &skill.package)?;
+                copy::place(target, &check.name, &skill.package)?;
                 let entry = LockedSkill {
                     version: skill.version,
                     source: check.locked.source.clone(),
@@ -199,11 +201,11 @@ pub fn sync(target_dir: &Path, resolve: Resolve<'_>, now: &str) -> Result<Vec<Sy
                     files: skill.digests(),
                 };
                 lock.skills.insert(check.name.clone(), entry);
-                lock::write(target_dir, &lock)?;
+                lock::write(target, &lock)?;
                 SyncOutcome::Updated
             }
             (Some(skill), _) if !check.drift.is_empty() => {
-                copy::place(target_dir, &check.name, &skill.package)?;
+                copy::place(target, &check.name, &skill.package)?;
                 SyncOutcome::Repaired
             }
             (Some(_), _) => SyncOutcome::Unchanged,

@@ -21,6 +21,11 @@ fn skill_folder(root: &Path, name: &str, body: &str) -> PathBuf {
     dir
 }
 
+/// The target folder, created and held as the application holds it.
+fn held(dir: &Path) -> OpenDir {
+    OpenDir::create_named(dir).unwrap()
+}
+
 fn source_of(dir: &Path) -> SourceSkill {
     let source = SkillSource::Folder { path: dir.display().to_string() };
     SourceSkill::read(dir, source, None).unwrap()
@@ -43,14 +48,14 @@ fn an_installed_skill_is_listed_in_the_lock_with_every_files_digest_and_checks_c
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join(".claude/skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    assert!(!install(&target, &source_of(&src), false, NOW).unwrap());
-    let lock = lock::read(&target).unwrap().unwrap();
+    assert!(!install(&held(&target), &source_of(&src), false, NOW).unwrap());
+    let lock = lock::read(&held(&target)).unwrap().unwrap();
     let entry = &lock.skills["frete"];
     assert_eq!(entry.files.keys().collect::<Vec<_>>(), ["SKILL.md", "references/tabela.md"]);
     assert_eq!(entry.installed_at, NOW);
     assert_eq!(entry.version, None);
     assert_eq!(fs::read(target.join("frete/SKILL.md")).unwrap(), fs::read(src.join("SKILL.md")).unwrap());
-    let checks = check(&target, &from_folders).unwrap();
+    let checks = check(&held(&target), &from_folders).unwrap();
     assert_eq!(checks.len(), 1);
     assert_eq!((checks[0].drift.as_slice(), checks[0].source), (&[][..], SourceState::Same));
 }
@@ -62,10 +67,10 @@ fn a_folder_the_lock_does_not_list_is_not_overwritten_without_force() {
     fs::create_dir_all(target.join("frete")).unwrap();
     fs::write(target.join("frete/SKILL.md"), "my own skill").unwrap();
     let src = skill_folder(work.path(), "frete", "v1");
-    let error = install(&target, &source_of(&src), false, NOW).unwrap_err();
+    let error = install(&held(&target), &source_of(&src), false, NOW).unwrap_err();
     assert!(matches!(error, InstallError::Conflict { .. }), "{error}");
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), "my own skill");
-    assert_eq!(lock::read(&target).unwrap(), None);
+    assert_eq!(lock::read(&held(&target)).unwrap(), None);
 }
 
 #[test]
@@ -75,9 +80,9 @@ fn a_forced_install_replaces_an_unlisted_folder_and_lists_it() {
     fs::create_dir_all(target.join("frete")).unwrap();
     fs::write(target.join("frete/SKILL.md"), "my own skill").unwrap();
     let src = skill_folder(work.path(), "frete", "v1");
-    assert!(install(&target, &source_of(&src), true, NOW).unwrap());
+    assert!(install(&held(&target), &source_of(&src), true, NOW).unwrap());
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v1"));
-    assert!(lock::read(&target).unwrap().unwrap().skills.contains_key("frete"));
+    assert!(lock::read(&held(&target)).unwrap().unwrap().skills.contains_key("frete"));
 }
 
 #[test]
@@ -85,11 +90,11 @@ fn installing_again_over_a_listed_folder_needs_no_force() {
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    install(&target, &source_of(&src), false, NOW).unwrap();
+    install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::write(src.join("SKILL.md"), skill_md("frete", "v2")).unwrap();
-    assert!(install(&target, &source_of(&src), false, LATER).unwrap());
+    assert!(install(&held(&target), &source_of(&src), false, LATER).unwrap());
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v2"));
-    assert_eq!(lock::read(&target).unwrap().unwrap().skills["frete"].installed_at, LATER);
+    assert_eq!(lock::read(&held(&target)).unwrap().unwrap().skills["frete"].installed_at, LATER);
 }
 
 #[test]
@@ -108,13 +113,13 @@ fn an_edited_installed_file_is_drift_and_a_changed_source_is_reported_changed() 
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    install(&target, &source_of(&src), false, NOW).unwrap();
+    install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::write(target.join("frete/references/tabela.md"), "edited by hand").unwrap();
     fs::write(src.join("SKILL.md"), skill_md("frete", "v2")).unwrap();
-    let checked = check_one(&target, "frete", &from_folders).unwrap().unwrap();
+    let checked = check_one(&held(&target), "frete", &from_folders).unwrap().unwrap();
     assert_eq!(checked.drift, [FileDrift { path: "references/tabela.md".into(), kind: DriftKind::Modified }]);
     assert_eq!(checked.source, SourceState::Changed);
-    assert_eq!(check_one(&target, "boleto", &from_folders).unwrap(), None);
+    assert_eq!(check_one(&held(&target), "boleto", &from_folders).unwrap(), None);
 }
 
 #[test]
@@ -123,8 +128,8 @@ fn sync_repairs_only_the_drifted_skill_and_never_touches_an_unlisted_folder() {
     let target = work.path().join("skills");
     let frete = skill_folder(work.path(), "frete", "v1");
     let boleto = skill_folder(work.path(), "boleto", "v1");
-    install(&target, &source_of(&frete), false, NOW).unwrap();
-    install(&target, &source_of(&boleto), false, NOW).unwrap();
+    install(&held(&target), &source_of(&frete), false, NOW).unwrap();
+    install(&held(&target), &source_of(&boleto), false, NOW).unwrap();
     fs::create_dir_all(target.join("mine")).unwrap();
     fs::write(target.join("mine/SKILL.md"), "hand-made").unwrap();
     fs::write(target.join("frete/SKILL.md"), "edited").unwrap();
@@ -132,7 +137,7 @@ fn sync_repairs_only_the_drifted_skill_and_never_touches_an_unlisted_folder() {
     let untouched = fs::metadata(target.join("boleto/SKILL.md")).unwrap().modified().unwrap();
     let lock_before = fs::read(lock::lock_path(&target)).unwrap();
 
-    let synced = sync(&target, &from_folders, LATER).unwrap();
+    let synced = sync(&held(&target), &from_folders, LATER).unwrap();
     assert_eq!(outcomes(&synced), [("boleto", SyncOutcome::Unchanged), ("frete", SyncOutcome::Repaired)]);
     assert_eq!(
         synced[1].drift,
@@ -150,7 +155,7 @@ fn sync_repairs_only_the_drifted_skill_and_never_touches_an_unlisted_folder() {
         lock_before,
         "a repair leaves the lock as it was"
     );
-    assert!(check(&target, &from_folders).unwrap().iter().all(|c| c.drift.is_empty()));
+    assert!(check(&held(&target), &from_folders).unwrap().iter().all(|c| c.drift.is_empty()));
 }
 
 #[test]
@@ -158,12 +163,12 @@ fn sync_copies_a_source_that_moved_ahead_and_records_its_new_digests() {
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    install(&target, &source_of(&src), false, NOW).unwrap();
+    install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::write(src.join("SKILL.md"), skill_md("frete", "v2")).unwrap();
-    let synced = sync(&target, &from_folders, LATER).unwrap();
+    let synced = sync(&held(&target), &from_folders, LATER).unwrap();
     assert_eq!(outcomes(&synced), [("frete", SyncOutcome::Updated)]);
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v2"));
-    let entry = &lock::read(&target).unwrap().unwrap().skills["frete"];
+    let entry = &lock::read(&held(&target)).unwrap().unwrap().skills["frete"];
     assert_eq!((entry.installed_at.as_str(), &entry.files), (LATER, &source_of(&src).digests()));
 }
 
@@ -172,10 +177,10 @@ fn sync_leaves_a_drifted_copy_alone_when_its_source_is_gone() {
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    install(&target, &source_of(&src), false, NOW).unwrap();
+    install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::remove_dir_all(&src).unwrap();
     fs::write(target.join("frete/SKILL.md"), "edited").unwrap();
-    let synced = sync(&target, &from_folders, LATER).unwrap();
+    let synced = sync(&held(&target), &from_folders, LATER).unwrap();
     assert_eq!(outcomes(&synced), [("frete", SyncOutcome::SourceMissing)]);
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), "edited");
 }
@@ -185,9 +190,9 @@ fn sync_puts_back_an_installed_folder_that_was_deleted() {
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    install(&target, &source_of(&src), false, NOW).unwrap();
+    install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::remove_dir_all(target.join("frete")).unwrap();
-    let synced = sync(&target, &from_folders, LATER).unwrap();
+    let synced = sync(&held(&target), &from_folders, LATER).unwrap();
     assert_eq!(outcomes(&synced), [("frete", SyncOutcome::Repaired)]);
     assert_eq!(synced[0].drift.iter().map(|d| d.kind).collect::<Vec<_>>(), [DriftKind::Missing; 2]);
     assert!(target.join("frete/references/tabela.md").is_file());
@@ -197,7 +202,7 @@ fn sync_puts_back_an_installed_folder_that_was_deleted() {
 fn a_folder_without_a_lock_has_nothing_to_check_or_sync() {
     let work = tempfile::tempdir().unwrap();
     fs::create_dir_all(work.path().join("mine")).unwrap();
-    assert_eq!(check(work.path(), &from_folders).unwrap(), []);
-    assert_eq!(sync(work.path(), &from_folders, NOW).unwrap(), []);
+    assert_eq!(check(&held(work.path()), &from_folders).unwrap(), []);
+    assert_eq!(sync(&held(work.path()), &from_folders, NOW).unwrap(), []);
     assert!(!lock::lock_path(work.path()).exists());
 }

@@ -102,7 +102,7 @@ fn staged_folder_holds_the_package_byte_for_byte() {
     for file in &package.files {
         assert_eq!(fs::read(staged.path().join(&file.path)).unwrap(), file.bytes, "{}", file.path);
     }
-    assert_eq!(entries_in(staged.path()), ["SKILL.md", "assets", "references"]);
+    assert_eq!(entries_in(&staged.path()), ["SKILL.md", "assets", "references"]);
 }
 
 #[cfg(unix)]

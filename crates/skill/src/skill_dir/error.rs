@@ -68,7 +68,7 @@ impl FileError {
     }
 
     /// The underlying I/O error, or one that describes the refusal.
-    pub(crate) fn into_io(self) -> io::Error {
+    pub fn into_io(self) -> io::Error {
         match self {
             FileError::Io { source, .. } | FileError::FolderIo { source, .. } => source,
             other => io::Error::other(other.to_string()),

@@ -18,6 +18,7 @@
 //! links, special files and large files, but it cannot close the race the Unix path closes.
 
 mod error;
+mod open_dir;
 #[cfg(any(not(unix), test))]
 mod portable;
 mod read;
@@ -30,6 +31,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 pub use error::FileError;
+pub use open_dir::OpenDir;
 pub(crate) use read::read_once;
 
 #[cfg(not(unix))]

@@ -165,7 +165,7 @@ pub(super) fn open_named<'p>(path: &Path, shown: &'p str, limit: u64) -> Result<
 }
 
 /// Opens `path` and checks the handle: a regular file within `limit`.
-fn open_checked<'p>(path: &Path, rel: &'p str, limit: u64) -> Result<OpenFile<'p>, FileError> {
+pub(super) fn open_checked<'p>(path: &Path, rel: &'p str, limit: u64) -> Result<OpenFile<'p>, FileError> {
     let file = fs::File::open(path).map_err(|e| FileError::io(rel, e))?;
     let meta = file.metadata().map_err(|e| FileError::io(rel, e))?;
     OpenFile::checked(file, stat_of(&meta), limit, rel)

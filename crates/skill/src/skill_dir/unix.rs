@@ -61,6 +61,18 @@ impl Root {
         &self.abs
     }
 
+    /// Opens the skill folder `name` of the folder `at` (never a link), as a listed folder.
+    pub(super) fn open_in(at: BorrowedFd<'_>, name: &str, abs: PathBuf) -> Result<Root, FileError> {
+        let fd = rustix::fs::openat(at, name, ANCHOR, Mode::empty()).map_err(|e| match e {
+            Errno::NOENT => FileError::NotFound(abs.clone()),
+            Errno::LOOP => FileError::Symlink { path: String::new() },
+            Errno::NOTDIR if is_link(at, name) => FileError::Symlink { path: String::new() },
+            Errno::NOTDIR => FileError::NotADirectory(abs.clone()),
+            other => FileError::FolderIo { path: abs.clone(), source: other.into() },
+        })?;
+        Ok(Root { fd: Some(fd), abs })
+    }
+
     /// Opens the regular file at the relative path `rel` beneath the folder.
     pub(super) fn open_beneath<'p>(&self, rel: &'p str, limit: u64) -> Result<OpenFile<'p>, FileError> {
         let fd = match (&self.fd, rel.contains('/')) {
@@ -125,6 +137,22 @@ pub(super) fn open_named<'p>(path: &Path, shown: &'p str, limit: u64) -> Result<
     let fd = rustix::fs::open(path, FILE.difference(OFlags::NOFOLLOW), Mode::empty())
         .map_err(|e| refused(e, shown))?;
     checked(fd, limit, shown)
+}
+
+/// Opens the regular file `name` of the folder `at` as every skill file is opened (never a link,
+/// never waiting) and checks the descriptor.
+pub(super) fn open_checked_at<'p>(
+    at: BorrowedFd<'_>,
+    name: &'p str,
+    limit: u64,
+) -> Result<OpenFile<'p>, FileError> {
+    let fd = rustix::fs::openat(at, name, FILE, Mode::empty()).map_err(|e| refused(e, name))?;
+    checked(fd, limit, name)
+}
+
+/// The kind a `stat` that did not follow a link found.
+pub(super) fn kind_of_stat(st: &rustix::fs::Stat) -> Kind {
+    kind_of_mode(st.st_mode)
 }
 
 /// Opens the folder `path` (relative to `at`) with `flags`: a missing path, a file and (with

@@ -386,6 +386,22 @@ fn profile_name_findings(name: &str, ctx: &Ctx<'_>) -> Vec<Finding> {
     out
 }
 
+/// True when `name` is a skill name by the Agent Skills naming rule — 1 to 64 letters, digits and
+/// single hyphens, lowercase, no hyphen at either end, already NFKC-normalised — so it can only
+/// ever be one plain folder name: never a path, never `.` or `..`, never `skillcase.lock`, no
+/// separator, NUL or control character. For names that come from outside a `SKILL.md` (a lock
+/// file, a catalog) before they are used as a folder name.
+pub fn is_skill_name(name: &str) -> bool {
+    let len = name.chars().count();
+    (1..=MAX_NAME).contains(&len)
+        && is_lowercase(name)
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && nfkc(name) == name
+}
+
 /// True when lowercasing leaves the name unchanged (checked without allocating for ASCII).
 fn is_lowercase(name: &str) -> bool {
     if name.is_ascii() {

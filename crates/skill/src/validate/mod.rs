@@ -26,6 +26,7 @@ use crate::policy::Policy;
 use crate::yaml::{Key, Node};
 pub use codes::ALL_CODES;
 pub(crate) use contents::CLAUDE_MAX_BYTES;
+pub use fields::is_skill_name;
 
 /// Which rule set applies (SPEC A4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]

@@ -142,6 +142,40 @@ fn name_rules_each_have_their_code() {
 }
 
 #[test]
+fn a_skill_name_is_one_plain_folder_name_and_never_a_path() {
+    for good in ["frete", "a", "pdf-2", "navegação", &"a".repeat(64)] {
+        assert!(is_skill_name(good), "{good} refused");
+    }
+    let long = "a".repeat(65);
+    let bad = [
+        "",
+        "..",
+        ".",
+        "../victim",
+        "../../.ssh",
+        "/etc",
+        "a/b",
+        "a\\b",
+        "skillcase.lock",
+        ".skillcase-staging-x",
+        "a\0b",
+        "a\nb",
+        "a\u{1b}]52;c;x",
+        "Frete",
+        "-a",
+        "a-",
+        "a--b",
+        "a_b",
+        "a b",
+        &long,
+        "ﬁle",
+    ];
+    for name in bad {
+        assert!(!is_skill_name(name), "{name:?} accepted");
+    }
+}
+
+#[test]
 fn a_name_over_64_characters_is_too_long() {
     let name = "a".repeat(65);
     let v =

@@ -274,6 +274,25 @@ fn verify_reports_an_installed_folder_grown_past_the_loader_limit_unread() {
     let work = TempDir::new().unwrap();
     let src = skill_folder(work.path());
     let project = project(&work);
+    skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+    plant_sparse_files(&project.join(".claude/skills/frete/assets"));
+    let run = skillcase(&work)
+        .args(["verify", "--target", "claude", "--format", "json", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
+    assert_eq!(report["targets"][0]["skills"][0]["drift"][0]["kind"], "unreadable");
+    let peak = children_peak_bytes();
+    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
+}
 
 /// A `skillcase.lock` as someone could commit or edit it: one skill listed under `key`, from the
 /// folder `source`, with one file whose digest matches nothing (so sync would copy it again).
@@ -373,18 +392,6 @@ fn a_relative_folder_source_in_a_lock_is_found_beside_the_lock_wherever_sync_run
         .arg(&project)
         .assert()
         .code(0);
-    plant_sparse_files(&project.join(".claude/skills/frete/assets"));
-    let run = skillcase(&work)
-        .args(["verify", "--target", "claude", "--format", "json", "--project"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(&stdout_of(&run)).unwrap();
-    assert_eq!(report["targets"][0]["skills"][0]["drift"][0]["kind"], "unreadable");
-    let peak = children_peak_bytes();
-    assert!(peak < 512 * 1024 * 1024, "a child's peak memory was {peak} bytes");
-
     let lock_file = project.join(".claude/skills/skillcase.lock");
     let absolute = src.display().to_string();
     let committed = fs::read_to_string(&lock_file).unwrap().replace(&absolute, "../../skills/frete");

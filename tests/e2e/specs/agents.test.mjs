@@ -1,4 +1,4 @@
-// Several agents, one inbox (issue 28 item 8), on the real window: a person gives one agent its
+// Several agents, one inbox, on the real window: a person gives one agent its
 // own endpoint in Settings → AI agents with the keyboard only; a reply on that agent's case goes
 // to its endpoint, signed with its secret, and never to the default one; the case shows its
 // agent; switching the agent's guardrail off makes before-send pass and say so, and switching its

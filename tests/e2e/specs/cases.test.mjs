@@ -1,4 +1,4 @@
-// The whole human ↔ agent loop on the real window (issue #7): a test client plays the agent over
+// The whole human ↔ agent loop on the real window: a test client plays the agent over
 // the real local API, a fake agent endpoint (a real HTTP server checking signatures) receives
 // each answer, and the person works the inbox with the mouse and with the keyboard only. Every
 // step is captured in English and in Brazilian Portuguese.

@@ -1,4 +1,4 @@
-// Why the AI handed over (issue 28 item 5) on the real window: the agent opens cases with a
+// Why the AI handed over on the real window: the agent opens cases with a
 // `reason` over the real local API (and one without, as an agent written before reasons), the
 // person sees the reason on the rows and the case, filters the inbox by it with the keyboard,
 // answers, and opens the report (`r`) to read the right figures — cases per reason, answered,

@@ -1,4 +1,4 @@
-// When the customer goes quiet (issue 28 item 4), on the real window: the person turns on the
+// When the customer goes quiet, on the real window: the person turns on the
 // reminder and the auto-close in Settings with the keyboard only, a case waits on the customer,
 // the test moves its wait into the past in the app's own SQLite file, and the app's job sends the
 // signed `case.reminder` to the fake agent endpoint and puts it on the timeline, then closes the

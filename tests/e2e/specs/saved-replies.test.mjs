@@ -1,4 +1,4 @@
-// Saved replies (issue 28 item 1), on the real window and by keyboard: the person says who they
+// Saved replies, on the real window and by keyboard: the person says who they
 // are in Settings → You, adds a saved reply with variables in Settings → Saved replies (an unknown
 // variable is refused next to the text first), then on a case types `#` and a few letters of it
 // in the reply box, moves with the arrows, inserts it with Enter (the variables filled from the

@@ -1,4 +1,4 @@
-// Response-time targets (issue 28 item 3), on the real window: the person sets a first-reply
+// Response-time targets, on the real window: the person sets a first-reply
 // target of 2 hours and a resolution target of 8 hours in Settings with the keyboard only (a zero
 // target is refused next to its field), a case shows its countdown on its row and in the case
 // view, "o" sorts the inbox by due soonest, and once the test moves a due time into the past in

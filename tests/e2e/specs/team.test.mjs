@@ -1,4 +1,4 @@
-// The team inbox (issue 27) on two real windows: two Skillcase processes, each with its own data
+// The team inbox on two real windows: two Skillcase processes, each with its own data
 // directory, share one throw-away PostgreSQL (SKILLCASE_DATABASE_URL) that the spec starts and
 // removes. Each person types their name in Settings → You, and Settings → Team inbox says which
 // database is in use (Ana also tests connection strings there, saves another database for the

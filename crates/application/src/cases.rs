@@ -1,7 +1,7 @@
 //! The cases half's user actions (SPEC B1–B5): what support staff do in the inbox, and what the
 //! agent does over its API. Each method is the whole action.
 
-use skillcase_cases::guard::{self, BeforeSend, Verdict};
+use skillcase_cases::guard::{self, BeforeSend, GuardError, Verdict};
 use skillcase_cases::model::{Actor, Case, Delivery, HumanAction, NewCase};
 use skillcase_cases::outbox::OutboxStatus;
 use skillcase_cases::report::{CaseReport, ReportRange};
@@ -9,7 +9,7 @@ use skillcase_cases::store::{CaseFilter, CasePage, CaseTab, CaseWithTimeline, Ta
 use skillcase_cases::transition::OpenOutcome;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
-use skillcase_guard::Detection;
+use skillcase_guard::{Detection, MAX_MESSAGE_CHARS};
 
 use crate::quiet::with_plan;
 use crate::App;
@@ -205,8 +205,10 @@ impl App {
     }
 
     /// The guardrail (SPEC B5): may the agent send this message? A case the second veto opens
-    /// is announced like any new case.
+    /// is announced like any new case. A message over [`MAX_MESSAGE_CHARS`] is refused
+    /// (`invalid_input`) before the detector reads it, which bounds the work of one check.
     pub async fn before_send(&self, request: BeforeSend) -> Result<Verdict, ErrorBody> {
+        within_reach(&request.message)?;
         let verdict = self
             .blocking(move |app| {
                 let calendar = || crate::settings::calendar(app.settings.as_ref());
@@ -218,6 +220,20 @@ impl App {
         }
         Ok(verdict)
     }
+}
+
+/// Refuses a message longer than the guardrail reads.
+fn within_reach(message: &str) -> Result<(), GuardError> {
+    let chars = message.chars().count();
+    if chars <= MAX_MESSAGE_CHARS {
+        return Ok(());
+    }
+    Err(GuardError::InvalidInput {
+        field: "message",
+        reason: format!(
+            "is {chars} characters long; the guardrail checks messages of at most {MAX_MESSAGE_CHARS}: send it as shorter messages"
+        ),
+    })
 }
 
 /// Does `message` promise human follow-up? The detector alone, for `skillcase guard` and

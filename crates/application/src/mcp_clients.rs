@@ -17,6 +17,11 @@
 //!
 //! Every change is announced as [`DomainEvent::McpClientsChanged`]: in-process changes at once,
 //! the rest by the sweep [`App::start`](crate::App::start) runs every [`HEARTBEAT`].
+//!
+//! The registry is bounded whatever clients send: a name is kept to [`MAX_NAME_CHARS`] and a
+//! version to [`MAX_VERSION_CHARS`], and at most [`MAX_LEASED`] session-less clients are kept — a
+//! new one past that takes the place of the one heard from longest ago (one with an open stream
+//! is never dropped; when every place is held so, the new client is served but not listed).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +42,12 @@ pub const HEARTBEAT: Duration = Duration::from_secs(2);
 pub const STALE: Duration = Duration::from_secs(10);
 /// The folder of the data directory where stdio processes announce their clients.
 pub const CLIENTS_DIR: &str = "mcp-clients";
+/// The most characters of a client's name that are kept (and shown).
+pub const MAX_NAME_CHARS: usize = 128;
+/// The most characters of a client's version that are kept.
+pub const MAX_VERSION_CHARS: usize = 64;
+/// The most session-less clients listed at once.
+pub const MAX_LEASED: usize = 64;
 
 /// How a client reaches Skillcase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
@@ -88,6 +99,30 @@ struct Registry {
     /// Every distinct list handed to a reader since the last sweep: a client that connected and
     /// left between two sweeps leaves both sweeps' lists equal, yet a reader may hold it.
     handed: Vec<Vec<McpClient>>,
+}
+
+impl Registry {
+    /// Makes a place for one more leased client, as the module says; false when every place is
+    /// held by an open stream.
+    fn make_room_for_a_lease(&mut self, now: Instant) -> bool {
+        self.entries.retain(|_, entry| entry.is_live(now));
+        if self.entries.values().filter(|entry| entry.leased_until.is_some()).count() < MAX_LEASED {
+            return true;
+        }
+        let oldest = self
+            .entries
+            .iter()
+            .filter(|(_, entry)| entry.holds == 0)
+            .filter_map(|(key, entry)| Some((entry.leased_until?, key.clone())))
+            .min();
+        match oldest {
+            Some((_, key)) => {
+                self.entries.remove(&key);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -144,12 +179,16 @@ impl McpClients {
     /// A request of a session-less client: it counts as connected for [`LEASE`] from now, and
     /// with `hold` until the returned connection is dropped (an open listen stream).
     pub(crate) fn seen(self: &Arc<Self>, client: NewMcpClient, hold: bool) -> Option<McpConnection> {
+        let client = stamped(client);
         let key = format!("lease:{:?}:{}:{}", client.transport, client.name, client.version);
         let is_new = {
             let mut registry = self.lock();
             let now = Instant::now();
+            if !registry.entries.contains_key(&key) && !registry.make_room_for_a_lease(now) {
+                return None;
+            }
             let entry = registry.entries.entry(key.clone()).or_insert_with(|| Entry {
-                client: stamped(client),
+                client,
                 holds: 0,
                 leased_until: None,
             });
@@ -303,13 +342,22 @@ impl crate::App {
     }
 }
 
+/// The client as kept: its name and version cut to their caps.
 fn stamped(client: NewMcpClient) -> McpClient {
     McpClient {
-        name: client.name,
-        version: client.version,
+        name: at_most(client.name, MAX_NAME_CHARS),
+        version: at_most(client.version, MAX_VERSION_CHARS),
         transport: client.transport,
         connected_at: clock::now(),
     }
+}
+
+fn at_most(mut text: String, chars: usize) -> String {
+    if let Some((cut, _)) = text.char_indices().nth(chars) {
+        text.truncate(cut);
+        text.shrink_to_fit();
+    }
+    text
 }
 
 #[cfg(test)]
@@ -351,6 +399,37 @@ mod tests {
         assert_eq!(clients.list().len(), 1);
         assert_eq!(events.try_recv().unwrap(), DomainEvent::McpClientsChanged);
         assert!(events.try_recv().is_err(), "the second request changes nothing");
+    }
+
+    #[test]
+    fn a_client_s_name_and_version_are_kept_to_their_caps() {
+        let (_dir, clients, _events) = registry();
+        let long = NewMcpClient {
+            name: "é".repeat(200_000),
+            version: "9".repeat(10_000),
+            transport: McpTransport::StreamableHttp,
+        };
+        let _held = clients.connect(long.clone());
+        clients.seen(long, false);
+        for listed in clients.list() {
+            assert_eq!(listed.name.chars().count(), MAX_NAME_CHARS);
+            assert_eq!(listed.version.chars().count(), MAX_VERSION_CHARS);
+        }
+    }
+
+    #[test]
+    fn past_the_cap_a_new_session_less_client_takes_the_place_of_the_one_heard_from_longest_ago() {
+        let (_dir, clients, _events) = registry();
+        let held = clients.seen(client("listening", McpTransport::StreamableHttp), true);
+        for n in 0..MAX_LEASED * 3 {
+            clients.seen(client(&format!("client-{n}"), McpTransport::StreamableHttp), false);
+        }
+        let listed: Vec<String> = clients.list().into_iter().map(|c| c.name).collect();
+        assert_eq!(listed.len(), MAX_LEASED);
+        assert!(listed.contains(&"listening".to_string()), "a client with an open stream stays");
+        assert!(listed.contains(&format!("client-{}", MAX_LEASED * 3 - 1)), "the newest is listed");
+        assert!(!listed.contains(&"client-0".to_string()), "the oldest made room");
+        drop(held);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! How long the guardrail's detector takes on a typical support message (it runs before every
-//! message the agent sends), and what it costs to start: loading the embedded model and the
-//! first call.
+//! message the agent sends), what it costs to start (loading the embedded model and the first
+//! call), and the costliest messages it is given: [`MAX_MESSAGE_CHARS`] characters of one clause
+//! of promises, and of the patterns the due-time finder reads slowest, through `detect` and
+//! `due_near` (which runs when a promise passes).
 //!
 //! `cargo bench -p skillcase-guard` (criterion prints the median of each benchmark; the line
 //! `start-up:` before them is the first `detect` of a fresh process, model load included).
@@ -8,8 +10,9 @@
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
+use skillcase_guard::due::{due_near, Calendar};
 use skillcase_guard::model::Model;
-use skillcase_guard::{detect, detect_with, model_bytes};
+use skillcase_guard::{detect, detect_with, model_bytes, MAX_MESSAGE_CHARS};
 
 /// A typical agent reply: three sentences, the promise in the last.
 const PROMISE_PT: &str = "Oi, Mariana! Entendi: o valor do frete veio cobrado duas vezes no seu cartão. \
@@ -49,7 +52,29 @@ fn bench_start_up(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_detect, bench_start_up);
+/// `unit` repeated to exactly [`MAX_MESSAGE_CHARS`] characters.
+fn at_the_cap(unit: &str) -> String {
+    unit.chars().cycle().take(MAX_MESSAGE_CHARS).collect()
+}
+
+fn bench_at_the_cap(c: &mut Criterion) {
+    let calendar = Calendar::named("America/Sao_Paulo").expect("a known zone");
+    let now = jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone());
+    let mut group = c.benchmark_group("at_the_cap");
+    group.sample_size(10);
+    for (name, unit) in
+        [("one_clause_of_promises", "vou te ligar amanhã "), ("ellipses", "... "), ("dashes", "—a")]
+    {
+        let message = at_the_cap(unit);
+        group.bench_function(format!("detect/{name}"), |b| b.iter(|| detect(std::hint::black_box(&message))));
+        group.bench_function(format!("due_near/{name}"), |b| {
+            b.iter(|| due_near(std::hint::black_box(&message), &message, &now, &calendar))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_detect, bench_start_up, bench_at_the_cap);
 
 fn main() {
     // The very first call of this process: the embedded model is parsed, then one message scored.

@@ -98,6 +98,12 @@ pub struct Detection {
     pub score: f32,
 }
 
+/// The longest message the guardrail gives the detector, in characters. Within one clause the
+/// detector's work grows faster than the clause (each future verb looks for the clause's ends),
+/// so this cap is what bounds one check's time; agents' chat messages are far shorter
+/// (WhatsApp's own limit is 4,096). Longer messages are refused before a character is read.
+pub const MAX_MESSAGE_CHARS: usize = 10_000;
+
 /// The shipped model, embedded in the binary.
 static MODEL_BYTES: &[u8] = include_bytes!("../model/guard.bin");
 

@@ -14,4 +14,6 @@ mod spans;
 mod text;
 pub mod train;
 
-pub use detect::{detect, detect_with, model, model_bytes, Detection, Language, Span, SpanRole};
+pub use detect::{
+    detect, detect_with, model, model_bytes, Detection, Language, Span, SpanRole, MAX_MESSAGE_CHARS,
+};

@@ -13,7 +13,7 @@ use skillcase_application::paths::{self, DATA_DIR_ENV};
 use skillcase_application::settings::SettingsView;
 use skillcase_application::{App, AppOptions};
 use skillcase_common::ErrorBody;
-use skillcase_mcp::McpHttp;
+use skillcase_mcp::{McpHttp, McpLimits};
 use tokio::sync::Mutex;
 
 /// The application and its local API. Share it by reference (the desktop keeps one in its state).
@@ -36,8 +36,9 @@ struct Listening {
 
 impl Listening {
     async fn start(app: &App, port: u16) -> Result<Listening, ErrorBody> {
-        let mcp = McpHttp::new(app.clone());
-        let server = serve(config(port), ApiState { app: app.clone() }, mcp.router()).await?;
+        let config = config(port);
+        let mcp = McpHttp::new(app.clone(), mcp_limits(&config));
+        let server = serve(config, ApiState { app: app.clone() }, mcp.router()).await?;
         Ok(Listening { server, mcp })
     }
 
@@ -158,6 +159,31 @@ fn config(port: u16) -> ApiConfig {
     ApiConfig { port, ..ApiConfig::default() }
 }
 
+/// The MCP endpoint's limits under an API configured as `config`: a tool call is cut at the
+/// API's request timeout, like any request, and notification streams may hold at most a quarter
+/// of the API's connections, so the rest always serve other requests.
+fn mcp_limits(config: &ApiConfig) -> McpLimits {
+    McpLimits {
+        max_streams: (config.max_connections / 4).max(1),
+        call_timeout: config.request_timeout,
+        ..McpLimits::default()
+    }
+}
+
 fn listening(server: &Listening) -> ApiStatus {
     ApiStatus::Listening { url: format!("http://127.0.0.1:{}", server.port()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_streams_keep_three_quarters_of_the_connections_free_and_tool_calls_share_the_request_timeout() {
+        let config = config(0);
+        let limits = mcp_limits(&config);
+        assert_eq!(limits.max_streams, config.max_connections / 4);
+        assert!(config.max_connections - limits.max_streams >= 192, "{config:?}");
+        assert_eq!(limits.call_timeout, config.request_timeout);
+    }
 }

@@ -7,6 +7,10 @@
 //! - [`tool_error`]: a tool whose action the application refused answers with an MCP tool error
 //!   (`isError: true`) carrying the same `{code, message}` as the HTTP API, in the structured
 //!   content, so an agent reads the refusal and can act on it.
+//! - [`LimitError`]: a message refused by one of the server's caps ([`crate::limits`]), or one
+//!   that is not JSON-RPC at all.
+
+use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 use rmcp::ErrorData;
@@ -48,6 +52,75 @@ impl From<ProtocolError> for ErrorData {
             other => (ErrorCode::INVALID_PARAMS, other.code().to_string()),
         };
         ErrorData::new(code, error.to_string(), Some(json!({ "code": stable })))
+    }
+}
+
+/// A message refused by a cap of the server, or not a JSON-RPC message at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LimitError {
+    #[error("the request body is not JSON: {0}")]
+    NotJson(String),
+    #[error("the request body is not a JSON-RPC message: {0}")]
+    NotJsonRpc(String),
+    #[error("a message is at most {max} bytes, one per line; this line was longer and was skipped")]
+    LineTooLong { max: usize },
+    #[error(
+        "this Skillcase keeps at most {max} MCP sessions at once; end one (DELETE /mcp) or retry shortly"
+    )]
+    TooManySessions { max: usize },
+    #[error("this Skillcase keeps at most {max} MCP notification streams open at once; retry shortly")]
+    TooManyStreams { max: usize },
+    #[error("a connection may subscribe to at most {max} resources; unsubscribe from some first")]
+    TooManySubscriptions { max: usize },
+    #[error("the URI is {chars} characters long; at most {max} are accepted")]
+    UriTooLong { chars: usize, max: usize },
+    #[error("the tool call did not finish within {} ms", .after.as_millis())]
+    Timeout { after: Duration },
+}
+
+impl Coded for LimitError {
+    fn code(&self) -> &'static str {
+        match self {
+            LimitError::NotJson(_) => "bad_request",
+            LimitError::NotJsonRpc(_) => "bad_request",
+            LimitError::LineTooLong { .. } => "mcp_line_too_long",
+            LimitError::TooManySessions { .. } => "mcp_too_many_sessions",
+            LimitError::TooManyStreams { .. } => "mcp_too_many_streams",
+            LimitError::TooManySubscriptions { .. } => "mcp_too_many_subscriptions",
+            LimitError::UriTooLong { .. } => "mcp_uri_too_long",
+            LimitError::Timeout { .. } => "request_timeout",
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            LimitError::NotJson(_) | LimitError::NotJsonRpc(_) | LimitError::Timeout { .. } => None,
+            LimitError::LineTooLong { max }
+            | LimitError::TooManySessions { max }
+            | LimitError::TooManyStreams { max }
+            | LimitError::TooManySubscriptions { max } => Some(json!({ "limit": max })),
+            LimitError::UriTooLong { chars, max } => Some(json!({ "chars": chars, "limit": max })),
+        }
+    }
+}
+
+impl From<LimitError> for ErrorData {
+    fn from(error: LimitError) -> Self {
+        let code = match &error {
+            LimitError::NotJson(_) => ErrorCode::PARSE_ERROR,
+            LimitError::NotJsonRpc(_) | LimitError::LineTooLong { .. } => ErrorCode::INVALID_REQUEST,
+            LimitError::TooManySessions { .. }
+            | LimitError::TooManyStreams { .. }
+            | LimitError::Timeout { .. } => ErrorCode::INTERNAL_ERROR,
+            LimitError::TooManySubscriptions { .. } | LimitError::UriTooLong { .. } => {
+                ErrorCode::INVALID_PARAMS
+            }
+        };
+        let mut data = json!({ "code": error.code() });
+        if let Some(details) = error.details() {
+            data["details"] = details;
+        }
+        ErrorData::new(code, error.to_string(), Some(data))
     }
 }
 

@@ -9,15 +9,18 @@
 //! - [`tools`]: the agent's tools with the HTTP API's semantics and error codes; [`prompts`]:
 //!   `skills_index` (level 1).
 //! - [`notify`]: skill changes as resource notifications.
-//! - [`stdio`]: `skillcase mcp`; [`http`]: Streamable HTTP at `/mcp`, mounted by the host under
-//!   the local API's gate.
-//! - [`error`]: protocol errors and tool errors, each with a stable code.
+//! - [`stdio`]: `skillcase mcp`, over the bounded line reader of [`lines`]; [`http`]: Streamable
+//!   HTTP at `/mcp`, mounted by the host under the local API's gate.
+//! - [`limits`]: the caps that bound what any client can make the server hold or spend.
+//! - [`error`]: protocol errors, refusals by a limit and tool errors, each with a stable code.
 
 pub mod catalog;
 pub mod error;
 pub mod extension;
 pub mod frontmatter;
 pub mod http;
+pub mod limits;
+pub mod lines;
 pub mod mime;
 pub mod notify;
 pub mod prompts;
@@ -29,4 +32,5 @@ pub mod tools;
 pub use skillcase_skill::uri;
 
 pub use http::McpHttp;
+pub use limits::McpLimits;
 pub use server::SkillcaseMcp;

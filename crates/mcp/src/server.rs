@@ -19,8 +19,12 @@ use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 use skillcase_application::mcp_clients::{McpConnection, McpTransport, NewMcpClient};
 use skillcase_application::App;
+use skillcase_common::error::Coded;
+use skillcase_common::ErrorBody;
 
 use crate::catalog::Catalog;
+use crate::error::{tool_error, LimitError};
+use crate::limits::{McpLimits, MAX_URI_CHARS};
 use crate::notify::{self, Subscribed};
 use crate::{extension, prompts, resources, tools};
 
@@ -38,6 +42,7 @@ pub struct SkillcaseMcp {
     app: App,
     catalog: Arc<Catalog>,
     transport: McpTransport,
+    limits: McpLimits,
     /// The client of a connection with a lifetime, while it lasts.
     connection: Mutex<Option<McpConnection>>,
     /// URIs subscribed with `resources/subscribe` (pre-2026 clients).
@@ -66,12 +71,13 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl SkillcaseMcp {
     /// A server for one connection over `transport`, reading skills through `catalog` (shared by
-    /// every connection of the process).
-    pub fn new(app: App, catalog: Arc<Catalog>, transport: McpTransport) -> Self {
+    /// every connection of the process), held to `limits`.
+    pub fn new(app: App, catalog: Arc<Catalog>, transport: McpTransport, limits: McpLimits) -> Self {
         SkillcaseMcp {
             app,
             catalog,
             transport,
+            limits,
             connection: Mutex::new(None),
             subscribed: Subscribed::default(),
             forwarder: Mutex::new(None),
@@ -158,13 +164,18 @@ impl ServerHandler for SkillcaseMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.note(&context, false);
-        match tools::call(&self.app, &request.name, request.arguments).await {
-            Some(result) => Ok(result.into()),
-            None => Err(ErrorData::new(
+        let deadline = self.limits.call_timeout;
+        match tokio::time::timeout(deadline, tools::call(&self.app, &request.name, request.arguments)).await {
+            Ok(Some(result)) => Ok(result.into()),
+            Ok(None) => Err(ErrorData::new(
                 ErrorCode::INVALID_PARAMS,
                 format!("no tool named {:?}; see tools/list", request.name),
                 Some(json!({ "code": "unknown_tool" })),
             )),
+            Err(_) => {
+                let refused = LimitError::Timeout { after: deadline };
+                Ok(tool_error(ErrorBody::new(refused.code(), refused.to_string())).into())
+            }
         }
     }
 
@@ -216,7 +227,13 @@ impl ServerHandler for SkillcaseMcp {
     fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         let mut accepted = SubscriptionFilter::new();
         accepted.resources_list_changed = requested.resources_list_changed;
-        accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|uri| uri.chars().count() <= MAX_URI_CHARS)
+                .take(self.limits.max_subscriptions)
+                .cloned()
+                .collect()
+        });
         Some(accepted)
     }
 
@@ -231,7 +248,15 @@ impl ServerHandler for SkillcaseMcp {
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        lock(&self.subscribed).insert(request.uri);
+        let chars = request.uri.chars().count();
+        if chars > MAX_URI_CHARS {
+            return Err(LimitError::UriTooLong { chars, max: MAX_URI_CHARS }.into());
+        }
+        let mut subscribed = lock(&self.subscribed);
+        if subscribed.len() >= self.limits.max_subscriptions && !subscribed.contains(&request.uri) {
+            return Err(LimitError::TooManySubscriptions { max: self.limits.max_subscriptions }.into());
+        }
+        subscribed.insert(request.uri);
         Ok(())
     }
 

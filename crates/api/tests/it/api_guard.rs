@@ -94,3 +94,17 @@ async fn the_case_the_guardrail_opens_is_announced_like_any_new_case() {
     let id = verdict["auto_opened_case"]["id"].as_str().unwrap().to_string();
     assert_eq!(heard.try_recv().unwrap(), skillcase_common::events::DomainEvent::CaseOpened { id });
 }
+
+#[tokio::test]
+async fn a_message_longer_than_the_guardrail_reads_is_422_invalid_input_before_it_is_read() {
+    let live = Live::start().await;
+    let body = json!({ "conversation_id": "conv-9", "turn_id": "t1", "message": "vou te ligar amanhã ".repeat(501) });
+    let started = std::time::Instant::now();
+    let reply = live.request("POST", "/v1/guard/before-send").json(&body).send().await;
+    assert_eq!((reply.status, reply.code()), (422, "invalid_input".to_string()));
+    assert_eq!(reply.json()["error"]["details"]["field"], "message");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "refused after {:?}", started.elapsed());
+    let at_the_cap = json!({ "conversation_id": "conv-9", "turn_id": "t1", "message": "a".repeat(10_000) });
+    let read = live.request("POST", "/v1/guard/before-send").json(&at_the_cap).send().await;
+    assert_eq!(read.status, 200, "10,000 characters are read");
+}

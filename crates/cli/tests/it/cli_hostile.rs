@@ -1,7 +1,7 @@
 //! The CLI over a hostile skills directory: `read` and `read-file` never follow a skill
 //! folder that is a link out of DIR, not even one swapped in after the folder was listed, just as
-//! `serve` skips it; and no FIFO or huge file in DIR keeps `serve` from listening or from
-//! stopping on SIGTERM.
+//! `serve` skips it; no FIFO or huge file in DIR keeps `serve` from listening or from
+//! stopping on SIGTERM; and a 100 MB line to `skillcase mcp` is refused without being kept.
 #![cfg(unix)]
 
 use crate::support;
@@ -343,4 +343,66 @@ fn verify_never_hangs_on_a_lock_swapped_for_a_fifo() {
         clean > 0 && refused > 0 && swaps > 1000,
         "the race did not run: {clean} clean, {refused} refused, {swaps} swaps"
     );
+}
+
+/// The peak resident memory of process `pid`, in MB.
+fn peak_mb(pid: u32) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    kb / 1024
+}
+
+#[test]
+fn a_100_mb_line_to_skillcase_mcp_is_answered_mcp_line_too_long_without_being_held_in_memory() {
+    use std::io::{BufRead, BufReader, Write};
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join("skills")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillcase"))
+        .args(["mcp", "--skills-dir"])
+        .arg(tmp.path().join("skills"))
+        .env("SKILLCASE_DATA_DIR", tmp.path().join("data"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut to_server = child.stdin.take().unwrap();
+    let from_server = BufReader::new(child.stdout.take().unwrap());
+    let (lines, answers) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in from_server.lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let answer = || {
+        let line = answers.recv_timeout(Duration::from_secs(30)).expect("skillcase mcp answered within 30 s");
+        serde_json::from_str::<serde_json::Value>(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    };
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}"#;
+    writeln!(to_server, "{initialize}").unwrap();
+    assert_eq!(answer()["id"], 1);
+    writeln!(to_server, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+
+    let megabyte = vec![b'x'; 1 << 20];
+    for _ in 0..100 {
+        to_server.write_all(&megabyte).unwrap();
+    }
+    to_server.write_all(b"\n").unwrap();
+    let refused = answer();
+    assert_eq!(refused["error"]["data"]["code"], "mcp_line_too_long", "{refused}");
+    writeln!(to_server, r#"{{"jsonrpc":"2.0","id":2,"method":"ping"}}"#).unwrap();
+    assert_eq!(answer()["id"], 2, "the next message is served");
+    let peak = peak_mb(child.id());
+    assert!(peak < 256, "skillcase mcp peaked at {peak} MB for a 100 MB line");
+    drop(to_server);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "skillcase mcp did not stop when its input closed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

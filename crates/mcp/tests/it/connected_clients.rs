@@ -10,6 +10,7 @@ use skillcase_application::mcp_clients::McpTransport;
 use skillcase_application::{App, AppOptions};
 use skillcase_common::events::DomainEvent;
 use skillcase_mcp::catalog::Catalog;
+use skillcase_mcp::limits::McpLimits;
 use skillcase_mcp::SkillcaseMcp;
 
 async fn app(dir: &tempfile::TempDir) -> App {
@@ -37,7 +38,8 @@ async fn a_client_is_listed_with_its_name_and_version_while_connected_and_each_c
     let app = app(&dir).await;
     let mut events = app.events().subscribe();
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = SkillcaseMcp::new(app.clone(), Catalog::new(app.clone()), McpTransport::Stdio);
+    let server =
+        SkillcaseMcp::new(app.clone(), Catalog::new(app.clone()), McpTransport::Stdio, McpLimits::default());
     let serving = tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
     let info = ClientInfo::new(ClientCapabilities::default(), Implementation::new("claude-code", "2.1.7"));
     let client = info.serve(client_io).await.unwrap();

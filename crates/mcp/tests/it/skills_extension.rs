@@ -17,6 +17,7 @@ use skillcase_application::mcp_clients::McpTransport;
 use skillcase_application::{App, AppOptions};
 use skillcase_mcp::catalog::Catalog;
 use skillcase_mcp::error::ProtocolError;
+use skillcase_mcp::limits::McpLimits;
 use skillcase_mcp::{extension, SkillcaseMcp};
 use skillcase_testkit::skills::{skill_md, write_simple, write_skill};
 
@@ -161,7 +162,8 @@ const PRAZOS: &str = "Sudeste: 3 dias.\n";
 /// change by `notifications/resources/updated` and ask again).
 async fn connect(app: &App) -> RunningService<RoleClient, ClientInfo> {
     let (server_io, client_io) = tokio::io::duplex(256 * 1024);
-    let server = SkillcaseMcp::new(app.clone(), Catalog::new(app.clone()), McpTransport::Stdio);
+    let server =
+        SkillcaseMcp::new(app.clone(), Catalog::new(app.clone()), McpTransport::Stdio, McpLimits::default());
     tokio::spawn(async move { server.serve(server_io).await.unwrap().waiting().await });
     let info = ClientInfo::new(ClientCapabilities::default(), Implementation::new("level-two-test", "1"));
     let client = info.serve(client_io).await.unwrap();

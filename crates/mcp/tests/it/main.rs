@@ -3,4 +3,5 @@
 
 mod agent_tools;
 mod connected_clients;
+mod http_limits;
 mod skills_extension;

@@ -3,6 +3,7 @@
 
 use rusqlite::Connection;
 use skillcase_store::db::{open, DATABASE_FILE};
+use skillcase_store::secrets::SecretFiles;
 
 /// A database file at `path` built the way an older Skillcase left it: `schema`'s files run in
 /// order and its version set to how many there are.
@@ -206,4 +207,67 @@ fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subsc
     let bad_kind =
         conn.execute("INSERT INTO remote_catalogs (url, kind, added_at) VALUES ('u', 'ftp', 'now')", []);
     assert!(bad_kind.is_err(), "a kind the table does not list is refused");
+}
+
+/// The schema a database had at version 19, file by file.
+const SCHEMA_19: [&str; 19] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
+    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
+    include_str!("../src/db/migrations/0008_internal_notes.sql"),
+    include_str!("../src/db/migrations/0009_case_search.sql"),
+    include_str!("../src/db/migrations/0010_handover_reason.sql"),
+    include_str!("../src/db/migrations/0011_quiet_customers.sql"),
+    include_str!("../src/db/migrations/0012_saved_replies.sql"),
+    include_str!("../src/db/migrations/0013_response_targets.sql"),
+    include_str!("../src/db/migrations/0014_agents.sql"),
+    include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
+    include_str!("../src/db/migrations/0016_case_assignee.sql"),
+    include_str!("../src/db/migrations/0017_remote_catalogs.sql"),
+    include_str!("../src/db/migrations/0018_reply_leases.sql"),
+    include_str!("../src/db/migrations/0019_closed_totals.sql"),
+];
+
+#[test]
+fn the_token_files_migration_moves_every_catalog_token_into_a_private_file_and_leaves_no_copy_in_the_database(
+) {
+    const TOKEN: &str = "catalog-bearer-4d9b1e77aa0c";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DATABASE_FILE);
+    {
+        let conn = database_at(&path, &SCHEMA_19);
+        conn.execute(
+            "INSERT INTO remote_catalogs (url, kind, token, added_at)
+               VALUES ('https://a.example/mcp', 'mcp', ?1, 'now'), ('https://b.example/index.json', 'index', NULL, 'now')",
+            [TOKEN],
+        )
+        .unwrap();
+    }
+    let conn = open(&path).unwrap();
+    let refs: Vec<Option<String>> = conn
+        .prepare("SELECT token_ref FROM remote_catalogs ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let secrets = SecretFiles::catalog_tokens(dir.path());
+    let reference = refs[0].clone().expect("the token's file is named");
+    assert_eq!((secrets.get(&reference).unwrap().as_str(), &refs[1]), (TOKEN, &None));
+    assert!(conn.prepare("SELECT token FROM remote_catalogs").is_err(), "the token column is gone");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(secrets.path_of(&reference).unwrap()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    drop(conn);
+    for file in [DATABASE_FILE.to_string(), format!("{DATABASE_FILE}-wal")] {
+        let bytes = std::fs::read(dir.path().join(&file)).unwrap_or_default();
+        assert!(!bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()), "{file} still holds the token");
+    }
 }

@@ -11,6 +11,9 @@
 //! reads, its downloads by the bytes the catalog announced (at most
 //! [`skillcase_library::remote::MAX_PULL_BYTES`]) and streamed to disk as they arrive, and its
 //! listing and downloads together by a deadline ([`PULL_DEADLINE`], `catalog_pull_timeout`).
+//!
+//! A catalog's bearer token is kept in a private file of its own (`skillcase_store::secrets`),
+//! the database holding only its name.
 
 pub mod client;
 mod mcp;
@@ -25,7 +28,8 @@ use skillcase_library::remote::{
     wire, CatalogKind, Downloads, PullReport, RemoteCatalog, RemoteError, RemoteInstall, RemoteSkill,
     SkillProvenance, Upstream,
 };
-use skillcase_library::Origin;
+use skillcase_library::{LibraryError, Origin};
+use skillcase_store::secrets::SecretFiles;
 
 use crate::install::InventoryPlace;
 use crate::App;
@@ -35,6 +39,25 @@ use client::Client;
 /// it is stopped with nothing of it kept (`catalog_pull_timeout`). Each request has its own
 /// shorter timeout besides.
 pub const PULL_DEADLINE: Duration = Duration::from_secs(10 * 60);
+
+/// The token file of a subscribed catalog cannot be read (removed or damaged outside Skillcase).
+#[derive(Debug, thiserror::Error)]
+#[error("the token of catalog {catalog} cannot be read from {}: {source}; remove the catalog and add it again with its token", path.display())]
+pub struct CatalogTokenError {
+    pub catalog: i64,
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
+}
+
+impl skillcase_common::error::Coded for CatalogTokenError {
+    fn code(&self) -> &'static str {
+        "catalog_token_unreadable"
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({ "catalog": self.catalog }))
+    }
+}
 
 /// A subscription to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -95,7 +118,8 @@ pub struct InventoryItem {
 impl App {
     /// Subscribes to a catalog: the URL is checked (`catalog_url_invalid`), its kind found when
     /// not given (`catalog_unreachable`, `catalog_not_recognised`) and the subscription stored
-    /// (`catalog_exists` for a URL subscribed already). Nothing is pulled yet.
+    /// (`catalog_exists` for a URL subscribed already). A token is written to a private file of
+    /// its own first and only that file's name is stored. Nothing is pulled yet.
     pub async fn subscribe_catalog(&self, request: NewCatalog) -> Result<RemoteCatalog, ErrorBody> {
         let url = wire::catalog_url(&request.url)?;
         let token = request.token.filter(|t| !t.trim().is_empty());
@@ -104,12 +128,34 @@ impl App {
             None => Client::detect(&url, token.as_deref()).await?,
         };
         let url = url.to_string();
-        self.on_library(move |lib| lib.subscribe(&url, kind, token.as_deref())).await
+        let secrets = self.catalog_tokens();
+        self.on_library(move |lib| {
+            let token_ref = match &token {
+                Some(token) => Some(secrets.put(token).map_err(LibraryError::io(secrets.dir()))?),
+                None => None,
+            };
+            let subscribed = lib.subscribe(&url, kind, token_ref.as_deref());
+            if let (Err(_), Some(reference)) = (&subscribed, &token_ref) {
+                let _ = secrets.remove(reference);
+            }
+            subscribed
+        })
+        .await
     }
 
-    /// Removes a subscription and what its pulls found; local copies installed from it stay.
+    /// Removes a subscription, its token's file and what its pulls found; local copies installed
+    /// from it stay.
     pub async fn unsubscribe_catalog(&self, id: i64) -> Result<(), ErrorBody> {
-        self.on_library(move |lib| lib.unsubscribe(id)).await
+        let secrets = self.catalog_tokens();
+        self.on_library(move |lib| {
+            let row = lib.catalog_row(id)?;
+            lib.unsubscribe(id)?;
+            if let Some(reference) = &row.token_ref {
+                secrets.remove(reference).map_err(LibraryError::io(secrets.dir()))?;
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// Every subscribed catalog with its last pull.
@@ -124,7 +170,8 @@ impl App {
     pub async fn pull_catalog(&self, id: i64) -> Result<PullReport, ErrorBody> {
         let row = self.on_library(move |lib| lib.catalog_row(id)).await?;
         let deadline = self.inner().pull_deadline;
-        let fetched = tokio::time::timeout(deadline, self.fetch_catalog(&row.url, row.kind, row.token));
+        let fetched =
+            tokio::time::timeout(deadline, self.fetch_catalog(id, &row.url, row.kind, row.token_ref));
         let pulled = match fetched.await {
             Ok(Ok((upstream, downloads))) => {
                 self.on_library(move |lib| lib.record_pull(id, upstream, downloads)).await
@@ -143,12 +190,17 @@ impl App {
     /// before it ends (the deadline), its downloads are removed.
     async fn fetch_catalog(
         &self,
+        id: i64,
         url: &str,
         kind: CatalogKind,
-        token: Option<String>,
+        token_ref: Option<String>,
     ) -> Result<(Vec<Upstream>, Downloads), ErrorBody> {
         let library = self.library()?;
         let limits = library.policy().limits.clone();
+        let token = match token_ref {
+            Some(reference) => Some(self.catalog_token(id, reference).await?),
+            None => None,
+        };
         let mut client = Client::open(url, kind, token).await?;
         let upstream = client.list(&limits).await?;
         let listed = upstream.clone();
@@ -161,6 +213,26 @@ impl App {
             downloads.finish(download)?;
         }
         Ok((upstream, downloads))
+    }
+
+    /// The catalogs' token files of this data directory.
+    fn catalog_tokens(&self) -> SecretFiles {
+        SecretFiles::catalog_tokens(self.data_dir())
+    }
+
+    /// The token of catalog `id`, read from its file.
+    async fn catalog_token(&self, id: i64, reference: String) -> Result<String, ErrorBody> {
+        let secrets = self.catalog_tokens();
+        self.blocking(move |_| {
+            secrets.get(&reference).map_err(|source| {
+                ErrorBody::from(CatalogTokenError {
+                    catalog: id,
+                    path: secrets.dir().join(&reference),
+                    source,
+                })
+            })
+        })
+        .await
     }
 
     /// Pulls every subscribed catalog, one after the other.

@@ -6,7 +6,8 @@
 //!
 //! Against a fake MCP catalog on 127.0.0.1, the limits that bound a pull: an endless cursor, an
 //! endless answer, too many skills or too many bytes of listing are cut while they are read, a
-//! pull past its deadline is stopped, and a malformed listing changes nothing.
+//! pull past its deadline is stopped, a malformed listing changes nothing, and a catalog's token
+//! lives in a private file, never in the database.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -573,4 +574,34 @@ async fn a_pull_that_outlasts_its_deadline_is_stopped_with_catalog_pull_timeout_
     assert!(started.elapsed() < Duration::from_secs(30), "stopped at its deadline, not at the server's pace");
     assert_eq!(catalog.count("resources/read"), 1, "the download was under way");
     assert_nothing_kept(&app, dir.path(), id, "catalog_pull_timeout").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_catalog_token_lives_in_a_private_file_sent_with_every_request_and_never_in_the_database() {
+    const TOKEN: &str = "catalog-bearer-7f3a9c51e2";
+    let dir = tempfile::tempdir().unwrap();
+    let app = app_over(dir.path()).await;
+    let catalog = FakeMcpCatalog::start(serve_frete);
+    let id = subscribed_mcp(&app, &catalog, Some(TOKEN)).await;
+    app.pull_catalog(id).await.unwrap();
+    let sent = catalog.authorizations();
+    assert!(sent.iter().all(|a| a.as_deref() == Some(&*format!("Bearer {TOKEN}"))), "{sent:?}");
+
+    let tokens = dir.path().join("data/catalog-tokens");
+    let files: Vec<_> = fs::read_dir(&tokens).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(fs::read_to_string(&files[0]).unwrap(), TOKEN);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&files[0]), mode(&tokens)), (0o600, 0o700));
+    }
+    for file in ["skillcase.sqlite3", "skillcase.sqlite3-wal"] {
+        let bytes = fs::read(dir.path().join("data").join(file)).unwrap_or_default();
+        assert!(!bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()), "{file} holds the token");
+    }
+
+    app.unsubscribe_catalog(id).await.unwrap();
+    assert_eq!(fs::read_dir(&tokens).unwrap().count(), 0, "unsubscribing removes the token's file");
 }

@@ -2,8 +2,9 @@
 //! on 127.0.0.1 is subscribed, pulled (the second time downloading only the file that changed),
 //! installed as a fork and listed in the inventory with its catalog URL; a real `skillcase serve`
 //! (its skills directory and the factory catalog) is a catalog too, over MCP; bad input exits 1 with its stable code.
-//! A pull keeps its memory small however much it downloads, and a malformed listing after a good
-//! pull changes nothing and exits 1.
+//! A pull keeps its memory small however much it downloads, a malformed listing after a good pull
+//! changes nothing and exits 1, and a catalog's token is kept in a private file, not in the
+//! database.
 
 use crate::support;
 
@@ -320,6 +321,33 @@ fn a_malformed_skills_list_after_a_good_pull_exits_1_and_keeps_what_the_last_pul
     assert_eq!(json_of(&pulled)["failed"][0]["error"]["code"], "catalog_index_invalid");
     let listed = skillcase(&work).args(["catalogs", "skills"]).output().unwrap();
     assert_eq!(text_of(&listed), "1\tfrete\t-\t1 files\n", "not marked upstream removed");
+}
+
+#[test]
+fn a_catalog_token_is_kept_in_a_0600_file_and_the_database_holds_none_of_it() {
+    const TOKEN: &str = "catalog-bearer-c0ffee5eed";
+    let work = work();
+    let catalog = FakeMcpCatalog::start(serve_frete);
+    skillcase(&work).args(["catalogs", "add", &catalog.url(), "--token", TOKEN]).assert().success();
+    skillcase(&work).args(["catalogs", "pull"]).assert().success();
+    assert!(catalog.authorizations().iter().all(|a| a.as_deref() == Some(&*format!("Bearer {TOKEN}"))));
+    let data = work.path().join("data");
+    let tokens: Vec<_> =
+        fs::read_dir(data.join("catalog-tokens")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(tokens.len(), 1);
+    assert_eq!(fs::read_to_string(&tokens[0]).unwrap(), TOKEN);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&tokens[0]), 0o600, "the token file");
+        assert_eq!(mode(&data), 0o700, "the data directory");
+        assert_eq!(mode(&data.join("skillcase.sqlite3")), 0o600, "the database");
+    }
+    for file in ["skillcase.sqlite3", "skillcase.sqlite3-wal"] {
+        let bytes = fs::read(data.join(file)).unwrap_or_default();
+        assert!(!bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()), "{file} holds the token");
+    }
 }
 
 /// The peak resident memory of a process that ran `command` to its end, read from `/proc` while

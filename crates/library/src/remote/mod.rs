@@ -34,14 +34,15 @@ use store::{CatalogRow, ForkRow, PulledRow};
 
 impl Library {
     /// Subscribes to the catalog at `url` (already checked with [`wire::catalog_url`] and of a
-    /// known `kind`); `catalog_exists` when it is subscribed already.
+    /// known `kind`), with the reference of the file holding its token when it needs one;
+    /// `catalog_exists` when it is subscribed already.
     pub fn subscribe(
         &self,
         url: &str,
         kind: CatalogKind,
-        token: Option<&str>,
+        token_ref: Option<&str>,
     ) -> Result<RemoteCatalog, LibraryError> {
-        let id = self.remote.insert_catalog(url, kind, token)?;
+        let id = self.remote.insert_catalog(url, kind, token_ref)?;
         self.remote_catalog(id)
     }
 
@@ -64,7 +65,7 @@ impl Library {
         Ok(shown(self.catalog_row(id)?))
     }
 
-    /// The stored subscription with its token, for the client that pulls it.
+    /// The stored subscription with its token's reference, for the client that pulls it.
     pub fn catalog_row(&self, id: i64) -> Result<CatalogRow, LibraryError> {
         self.remote.catalog(id)?.ok_or_else(|| RemoteError::NotFound { id }.into())
     }
@@ -162,7 +163,7 @@ fn shown(row: CatalogRow) -> RemoteCatalog {
         id: row.id,
         url: row.url,
         kind: row.kind,
-        has_token: row.token.is_some(),
+        has_token: row.token_ref.is_some(),
         added_at: row.added_at,
         pulled_at: row.pulled_at,
         last_error: row.last_error,

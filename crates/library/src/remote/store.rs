@@ -17,7 +17,9 @@ pub struct CatalogRow {
     pub id: i64,
     pub url: String,
     pub kind: CatalogKind,
-    pub token: Option<String>,
+    /// The name of the file holding the catalog's bearer token, when it needs one (the token
+    /// itself is never in the database: `skillcase_store::secrets`).
+    pub token_ref: Option<String>,
     pub added_at: String,
     pub pulled_at: Option<String>,
     pub last_error: Option<String>,
@@ -62,8 +64,14 @@ pub struct PullWrite {
 
 /// The remote catalogs' storage.
 pub trait RemoteRepository: Send + Sync + std::fmt::Debug {
-    /// Adds a subscription; `catalog_exists` when the URL is subscribed already.
-    fn insert_catalog(&self, url: &str, kind: CatalogKind, token: Option<&str>) -> Result<i64, LibraryError>;
+    /// Adds a subscription (with the reference of its token's file); `catalog_exists` when the URL
+    /// is subscribed already.
+    fn insert_catalog(
+        &self,
+        url: &str,
+        kind: CatalogKind,
+        token_ref: Option<&str>,
+    ) -> Result<i64, LibraryError>;
     /// Removes a subscription and what its pulls found; false when there was none.
     fn delete_catalog(&self, id: i64) -> Result<bool, LibraryError>;
     /// Every subscription, oldest first.
@@ -84,7 +92,7 @@ pub trait RemoteRepository: Send + Sync + std::fmt::Debug {
     fn pulled_manifests(&self) -> Result<Vec<Vec<ManifestEntry>>, LibraryError>;
 }
 
-const CATALOG_COLUMNS: &str = "c.id, c.url, c.kind, c.token, c.added_at, c.pulled_at, c.last_error,
+const CATALOG_COLUMNS: &str = "c.id, c.url, c.kind, c.token_ref, c.added_at, c.pulled_at, c.last_error,
     (SELECT count(*) FROM remote_skills s WHERE s.catalog_id = c.id AND s.removed_at IS NULL)";
 
 fn catalog_from(row: &Row<'_>) -> rusqlite::Result<CatalogRow> {
@@ -93,7 +101,7 @@ fn catalog_from(row: &Row<'_>) -> rusqlite::Result<CatalogRow> {
         id: row.get(0)?,
         url: row.get(1)?,
         kind: CatalogKind::parse(&kind).unwrap_or(CatalogKind::Index),
-        token: row.get(3)?,
+        token_ref: row.get(3)?,
         added_at: row.get(4)?,
         pulled_at: row.get(5)?,
         last_error: row.get(6)?,
@@ -141,8 +149,13 @@ fn upsert_pulled(c: &Connection, row: &PulledRow) -> rusqlite::Result<()> {
 }
 
 impl RemoteRepository for SqliteLibrary {
-    fn insert_catalog(&self, url: &str, kind: CatalogKind, token: Option<&str>) -> Result<i64, LibraryError> {
-        let (url, token) = (url.to_string(), token.map(str::to_string));
+    fn insert_catalog(
+        &self,
+        url: &str,
+        kind: CatalogKind,
+        token_ref: Option<&str>,
+    ) -> Result<i64, LibraryError> {
+        let (url, token_ref) = (url.to_string(), token_ref.map(str::to_string));
         self.db.write(move |c| {
             atomic(c, |c| {
                 let existing: Option<i64> = c
@@ -152,8 +165,8 @@ impl RemoteRepository for SqliteLibrary {
                     return Err(RemoteError::Exists { url: url.clone(), id }.into());
                 }
                 c.execute(
-                    "INSERT INTO remote_catalogs (url, kind, token, added_at) VALUES (?1, ?2, ?3, ?4)",
-                    params![url, kind.as_str(), token, crate::now()],
+                    "INSERT INTO remote_catalogs (url, kind, token_ref, added_at) VALUES (?1, ?2, ?3, ?4)",
+                    params![url, kind.as_str(), token_ref, crate::now()],
                 )?;
                 Ok(c.last_insert_rowid())
             })

@@ -9,6 +9,7 @@
 //! cases); one process migrates at a time ([`lock`]), so processes started together on a fresh
 //! data directory all open it.
 
+mod hooks;
 mod lock;
 
 use std::path::Path;
@@ -20,6 +21,7 @@ use rusqlite_migration::{Migrations, M};
 use skillcase_common::error::Coded;
 
 use crate::private;
+use crate::secrets::SecretFiles;
 
 /// File name of the database inside the data directory.
 pub const DATABASE_FILE: &str = "skillcase.sqlite3";
@@ -48,7 +50,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0017_remote_catalogs.sql"),
     include_str!("migrations/0018_reply_leases.sql"),
     include_str!("migrations/0019_closed_totals.sql"),
+    include_str!("migrations/0020_catalog_token_files.sql"),
+    include_str!("migrations/0021_drop_catalog_token.sql"),
 ];
+/// The migration (its index in [`MIGRATIONS`]) whose hook moves the catalog tokens into files.
+const CATALOG_TOKEN_FILES: usize = 19;
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -111,7 +117,7 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
     let mut conn = Connection::open(path).map_err(|source| DbError::Open { path: shown.clone(), source })?;
     configure(&conn)?;
     refuse_newer(&conn, &shown)?;
-    migrate(&mut conn).map_err(|message| DbError::Migration { path: shown, message })?;
+    migrate(&mut conn, data_dir).map_err(|message| DbError::Migration { path: shown, message })?;
     Ok(conn)
 }
 
@@ -119,11 +125,24 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
 /// table requires (a rebuilt parent keeps its rows, but a deferred check cannot see that); each
 /// migration runs `PRAGMA foreign_key_check` before it commits, so none can leave a dangling
 /// reference behind. Foreign keys are on again afterwards, whatever happened.
-fn migrate(conn: &mut Connection) -> Result<(), String> {
+///
+/// Migrations run with `secure_delete` on, so what one removes (a secret moved out of the
+/// database) is overwritten rather than left in free pages; when any ran, the write-ahead log is
+/// checkpointed and emptied, so no older copy of a page survives there either.
+fn migrate(conn: &mut Connection, data_dir: &Path) -> Result<(), String> {
+    let pending = migrations(data_dir).pending_migrations(conn).map_err(|e| e.to_string())?;
+    if pending <= 0 {
+        return Ok(());
+    }
     conn.pragma_update(None, "foreign_keys", "OFF").map_err(|e| e.to_string())?;
-    let applied = migrations().to_latest(conn).map_err(|e| e.to_string());
-    let restored = conn.pragma_update(None, "foreign_keys", "ON").map_err(|e| e.to_string());
-    applied.and(restored)
+    conn.pragma_update(None, "secure_delete", "ON").map_err(|e| e.to_string())?;
+    let applied = migrations(data_dir).to_latest(conn).map_err(|e| e.to_string());
+    let restored = conn
+        .pragma_update(None, "foreign_keys", "ON")
+        .and_then(|()| conn.pragma_update(None, "secure_delete", "OFF"))
+        .map_err(|e| e.to_string());
+    applied.and(restored)?;
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).map_err(|e| e.to_string())
 }
 
 /// Applies the per-connection settings every Skillcase connection relies on.
@@ -143,8 +162,25 @@ fn refuse_newer(conn: &Connection, shown: &str) -> Result<(), DbError> {
     Ok(())
 }
 
-fn migrations() -> Migrations<'static> {
-    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql).foreign_key_check()).collect())
+/// The migrations of the database in `data_dir` (where the catalog tokens' files go).
+fn migrations(data_dir: &Path) -> Migrations<'static> {
+    let secrets = SecretFiles::catalog_tokens(data_dir);
+    Migrations::new(
+        MIGRATIONS
+            .iter()
+            .enumerate()
+            .map(|(index, sql)| match index {
+                CATALOG_TOKEN_FILES => {
+                    let secrets = secrets.clone();
+                    M::up_with_hook(sql, move |tx: &rusqlite::Transaction| {
+                        hooks::move_catalog_tokens(tx, &secrets)
+                    })
+                }
+                _ => M::up(sql),
+            })
+            .map(M::foreign_key_check)
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -153,7 +189,7 @@ mod tests {
 
     #[test]
     fn migrations_are_valid() {
-        migrations().validate().unwrap();
+        migrations(Path::new(".")).validate().unwrap();
     }
 
     #[test]

@@ -22,6 +22,7 @@ export type ErrorCode =
   | "catalog_not_recognised"
   | "catalog_pull_timeout"
   | "catalog_skill_not_found"
+  | "catalog_token_unreadable"
   | "catalog_too_large"
   | "catalog_unreachable"
   | "catalog_url_invalid"

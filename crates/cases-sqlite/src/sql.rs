@@ -34,10 +34,10 @@ fn numbered(sql: &str) -> String {
 }
 
 fn to_sql<'a>(arg: &'a Arg<'a>) -> ToSqlOutput<'a> {
-    ToSqlOutput::Borrowed(match *arg {
+    ToSqlOutput::Borrowed(match arg {
         Arg::Text(Some(text)) => ValueRef::Text(text.as_bytes()),
-        Arg::Int(Some(n)) => ValueRef::Integer(n),
-        Arg::Bool(b) => ValueRef::Integer(i64::from(b)),
+        Arg::Int(Some(n)) => ValueRef::Integer(*n),
+        Arg::Bool(b) => ValueRef::Integer(i64::from(*b)),
         Arg::Text(None) | Arg::Int(None) => ValueRef::Null,
     })
 }

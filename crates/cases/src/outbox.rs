@@ -123,8 +123,7 @@ pub(crate) fn enqueue(
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
     let promises = promises_of(&events_for_case(sql, &case.id)?);
-    let body = serde_json::to_string(&ReplyPayload::new(&id, now, case, action, text, promises))
-        .expect("a reply payload always serialises");
+    let body = crate::sql::json(&ReplyPayload::new(&id, now, case, action, text, promises));
     insert(sql, &id, &case.id, event_seq, action.into(), &body, now)
 }
 

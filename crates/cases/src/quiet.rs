@@ -299,8 +299,7 @@ pub(crate) fn enqueue_reminder(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let body = serde_json::to_string(&ReminderPayload::new(&id, now, case, asked))
-        .expect("a reminder payload always serialises");
+    let body = crate::sql::json(&ReminderPayload::new(&id, now, case, asked));
     outbox::insert(sql, &id, &case.id, event_seq, DeliveryAction::Reminder, &body, now)
 }
 
@@ -312,8 +311,7 @@ pub(crate) fn enqueue_closed(
     now: &str,
 ) -> Result<Delivery, CasesError> {
     let id = uuid::Uuid::new_v4().to_string();
-    let body = serde_json::to_string(&ClosedPayload::new(&id, now, case))
-        .expect("a closing payload always serialises");
+    let body = crate::sql::json(&ClosedPayload::new(&id, now, case));
     outbox::insert(sql, &id, &case.id, event_seq, DeliveryAction::LeadUnresponsive, &body, now)
 }
 

@@ -189,7 +189,7 @@ pub fn append_event(
     at: &str,
     payload: &serde_json::Value,
 ) -> Result<i64, CasesError> {
-    let payload = payload.to_string();
+    let payload = crate::sql::json(payload);
     sql.query_one(
         "INSERT INTO case_events (case_id, kind, actor, actor_name, at, payload) \
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq",

@@ -7,6 +7,10 @@
 //! rewrites them), flags as `true` / `false`, and the few words the two dialects spell
 //! differently come from [`Dialect`].
 
+use std::borrow::Cow;
+
+use serde::Serialize;
+
 use crate::error::CasesError;
 
 /// Which database a statement runs on, for the few words the two spell differently.
@@ -59,35 +63,36 @@ impl Dialect {
     }
 }
 
-/// One parameter of a statement, typed so a NULL still says what it stands for.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One parameter of a statement, typed so a NULL still says what it stands for. Text is always
+/// [`storable`]: whatever a case step writes, both databases keep the same characters.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Arg<'a> {
-    Text(Option<&'a str>),
+    Text(Option<Cow<'a, str>>),
     Int(Option<i64>),
     Bool(bool),
 }
 
 impl<'a> From<&'a str> for Arg<'a> {
     fn from(value: &'a str) -> Self {
-        Arg::Text(Some(value))
+        Arg::Text(Some(storable(value)))
     }
 }
 
 impl<'a> From<&'a String> for Arg<'a> {
     fn from(value: &'a String) -> Self {
-        Arg::Text(Some(value))
+        Arg::from(value.as_str())
     }
 }
 
 impl<'a> From<Option<&'a str>> for Arg<'a> {
     fn from(value: Option<&'a str>) -> Self {
-        Arg::Text(value)
+        Arg::Text(value.map(storable))
     }
 }
 
 impl<'a> From<&'a Option<String>> for Arg<'a> {
     fn from(value: &'a Option<String>) -> Self {
-        Arg::Text(value.as_deref())
+        Arg::from(value.as_deref())
     }
 }
 
@@ -113,6 +118,53 @@ impl From<bool> for Arg<'_> {
 #[macro_export]
 macro_rules! args {
     ($($value:expr),* $(,)?) => { &[$($crate::sql::Arg::from($value)),*] };
+}
+
+/// The character a database cannot keep, NUL (PostgreSQL refuses it in text and in JSON, SQLite
+/// would keep it), as U+FFFD REPLACEMENT CHARACTER: decided here once for both databases, so a
+/// customer's words with a stray NUL open a case on either instead of failing on one. Nothing
+/// else is changed, and text without NUL is not copied.
+pub fn storable(text: &str) -> Cow<'_, str> {
+    match text.contains('\0') {
+        true => Cow::Owned(text.replace('\0', "\u{FFFD}")),
+        false => Cow::Borrowed(text),
+    }
+}
+
+/// `value` as the JSON text a case step stores (a timeline payload, a case's context, a
+/// delivery's body), with every NUL in its strings [`storable`] too: JSON writes NUL as the escape
+/// `\u0000`, which PostgreSQL's `jsonb` refuses.
+pub fn json(value: &impl Serialize) -> String {
+    let text = serde_json::to_string(value).expect("the engine's values always serialise");
+    storable_json(text)
+}
+
+/// JSON text with each `\u0000` escape written as `\ufffd`; every other escape (an escaped
+/// backslash followed by `u0000` among them) is kept as it is.
+pub fn storable_json(json: String) -> String {
+    if !json.contains("\\u0000") {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len());
+    let mut rest = json.as_str();
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        let kept = match escape.starts_with("\\u0000") {
+            true => {
+                out.push_str("\\ufffd");
+                6
+            }
+            false => {
+                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                out.push_str(&escape[..len]);
+                len
+            }
+        };
+        rest = &escape[kept..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One value a statement returned.
@@ -238,4 +290,39 @@ pub trait Storage: Send + Sync + 'static {
 
     /// The handover report over the cases opened in `range`.
     fn report(&self, range: &crate::report::ReportRange) -> Result<crate::report::CaseReport, CasesError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_character_is_stored_as_the_replacement_character() {
+        assert_eq!(storable("refund\0 now"), "refund\u{FFFD} now");
+    }
+
+    #[test]
+    fn text_without_nul_is_borrowed_as_it_is() {
+        assert!(matches!(storable("Refund for order 5512"), Cow::Borrowed("Refund for order 5512")));
+    }
+
+    #[test]
+    fn a_nul_in_a_json_string_is_stored_as_the_replacement_character() {
+        let stored = json(&serde_json::json!({ "text": "a\0b", "n": 1 }));
+        assert_eq!(stored, r#"{"n":1,"text":"a\ufffdb"}"#);
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&stored).unwrap()["text"], "a\u{FFFD}b");
+    }
+
+    #[test]
+    fn an_escaped_backslash_before_u0000_is_text_and_kept() {
+        let written = serde_json::json!({ "text": r"C:\u0000 and \\n" });
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&json(&written)).unwrap(), written);
+    }
+
+    #[test]
+    fn json_escapes_around_a_nul_are_kept() {
+        let written = serde_json::json!({ "text": "\"quoted\"\n\0\u{7}é" });
+        let read: serde_json::Value = serde_json::from_str(&json(&written)).unwrap();
+        assert_eq!(read["text"], "\"quoted\"\n\u{FFFD}\u{7}é");
+    }
 }

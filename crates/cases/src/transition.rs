@@ -115,7 +115,7 @@ fn insert_case(sql: &mut dyn Sql, id: &str, new: &NewCase, now: &str) -> Result<
     let number = sql
         .query_one("UPDATE case_counter SET next = next + 1 WHERE id = 1 RETURNING next - 1", &[])?
         .int(0)?;
-    let context = serde_json::to_string(&new.context).expect("context messages always serialise");
+    let context = crate::sql::json(&new.context);
     sql.execute(
         "INSERT INTO cases (id, number, conversation_id, lead_id, lead_name, lead_channel, lead_contact, \
          agent_id, status, title, summary, blocker, context, source, reason, waiting_since, opened_at, updated_at) \

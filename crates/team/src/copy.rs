@@ -11,6 +11,10 @@
 //! The timeline's append-only triggers forbid only UPDATE, DELETE and TRUNCATE, so the copy
 //! inserts events like any other row; the search columns are rebuilt by their own triggers as
 //! the cases and then their events arrive.
+//!
+//! A NUL character an older desktop kept (PostgreSQL refuses it in text and in `jsonb`) is
+//! copied as U+FFFD, the way every case step now stores it (`skillcase_cases::sql::storable`);
+//! both checksums are taken over what was written.
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -22,7 +26,8 @@ use skillcase_cases::CasesError;
 
 use crate::error::TeamError;
 use crate::PgCases;
-use Kind::{Flag, Int, Text};
+use skillcase_cases::sql::{storable, storable_json};
+use Kind::{Flag, Int, Json, Text};
 
 /// What was copied, per table in the order copied: rows and checksum, equal on both sides.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
@@ -72,6 +77,9 @@ const CHUNK: usize = 1000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Text,
+    /// Text holding JSON (a case's context, a payload, a body): PostgreSQL's triggers read it
+    /// as `jsonb`.
+    Json,
     Int,
     Flag,
 }
@@ -120,7 +128,7 @@ const TABLES: &[Table] = &[
             ("title", Text),
             ("summary", Text),
             ("blocker", Text),
-            ("context", Text),
+            ("context", Json),
             ("source", Text),
             ("reason", Text),
             ("waiting_since", Text),
@@ -156,7 +164,7 @@ const TABLES: &[Table] = &[
             ("actor", Text),
             ("actor_name", Text),
             ("at", Text),
-            ("payload", Text),
+            ("payload", Json),
         ],
         key: &["seq"],
         insert: Insert::KeepIdentity,
@@ -169,7 +177,7 @@ const TABLES: &[Table] = &[
             ("case_id", Text),
             ("event_seq", Int),
             ("action", Text),
-            ("body", Text),
+            ("body", Json),
             ("state", Text),
             ("attempts", Int),
             ("next_attempt_at", Text),
@@ -357,7 +365,10 @@ fn kind_of(table: &Table, column: &str) -> Kind {
 fn local_cells(row: &rusqlite::Row<'_>, table: &Table) -> Result<Vec<Cell>, TeamError> {
     let cell = |(i, (name, kind)): (usize, &(&'static str, Kind))| -> Result<Cell, TeamError> {
         Ok(match kind {
-            Text => Cell::Text(row.get(i)?),
+            Text => Cell::Text(row.get::<_, Option<String>>(i)?.map(|t| storable(&t).into_owned())),
+            Json => {
+                Cell::Text(row.get::<_, Option<String>>(i)?.map(|t| storable_json(storable(&t).into_owned())))
+            }
             Int => Cell::Int(row.get(i)?),
             Flag => Cell::Flag(row.get::<_, Option<i64>>(i)?.map(|v| flag(name, v)).transpose()?),
         })
@@ -391,7 +402,7 @@ impl Batch {
             .columns
             .iter()
             .map(|(_, kind)| match kind {
-                Text => Column::Text(Vec::new()),
+                Text | Json => Column::Text(Vec::new()),
                 Int => Column::Int(Vec::new()),
                 Flag => Column::Flag(Vec::new()),
             })
@@ -443,7 +454,7 @@ fn insert(table: &Table) -> String {
         .enumerate()
         .map(|(i, (_, kind))| {
             let array = match kind {
-                Text => "text[]",
+                Text | Json => "text[]",
                 Int => "bigint[]",
                 Flag => "boolean[]",
             };
@@ -506,7 +517,7 @@ fn team_checksum(c: &mut impl GenericClient, table: &Table) -> Result<TableCopy,
 fn team_cells(row: &postgres::Row, table: &Table) -> Result<Vec<Cell>, TeamError> {
     let cell = |(i, (_, kind)): (usize, &(&'static str, Kind))| -> Result<Cell, TeamError> {
         Ok(match kind {
-            Text => Cell::Text(row.try_get(i)?),
+            Text | Json => Cell::Text(row.try_get(i)?),
             Int => Cell::Int(row.try_get(i)?),
             Flag => Cell::Flag(row.try_get(i)?),
         })

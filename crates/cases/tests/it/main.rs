@@ -21,5 +21,6 @@ mod saved_replies;
 mod search;
 mod sla;
 mod store;
+mod text;
 mod transitions;
 mod vetoes;

@@ -396,3 +396,31 @@ fn two_instances_copying_into_one_empty_database_at_once_copy_once() {
     );
     assert_eq!(psql(team.url(), "SELECT count(*) FROM cases"), "3");
 }
+
+#[test]
+fn nul_characters_an_older_desktop_stored_arrive_as_replacement_characters() {
+    let solo = empty_solo();
+    let id = solo.cases.open_case(new_case("conv-nul", "Refund")).unwrap().case.id;
+    // What a Skillcase that kept NUL characters left in the file: raw in text, escaped in JSON.
+    solo.connection()
+        .execute_batch(&format!(
+            "UPDATE cases SET title = 'Refund' || char(0) || ' now', \
+               context = '[{{\"role\":\"lead\",\"text\":\"twice\\u0000!\"}}]' WHERE id = '{id}'; \
+             INSERT INTO case_events (case_id, kind, actor, actor_name, at, payload) \
+               VALUES ('{id}', 'internal_note', 'human', 'Ana', '2026-12-01T10:00:00.000Z', \
+                       '{{\"text\":\"ledger\\u0000 \\\\u0000\"}}');"
+        ))
+        .unwrap();
+    let team = team();
+
+    let report = copy(&solo, &team).unwrap();
+
+    let copied = team.read(|sql| rows::find_case(sql, &id)).unwrap();
+    assert_eq!(
+        (copied.title.as_str(), copied.context[0].text.as_str()),
+        ("Refund\u{FFFD} now", "twice\u{FFFD}!")
+    );
+    let note = team.read(|sql| rows::events_for_case(sql, &id)).unwrap().pop().unwrap();
+    assert_eq!(note.payload["text"], "ledger\u{FFFD} \\u0000", "an escaped backslash is text, kept");
+    assert_eq!(report.tables.iter().find(|t| t.table == "cases").unwrap().rows, 1);
+}

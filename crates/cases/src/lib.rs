@@ -37,6 +37,7 @@ pub mod quiet;
 pub mod reads;
 pub mod reason;
 pub mod replies;
+mod reply_body;
 pub mod report;
 pub mod repository;
 pub mod rows;

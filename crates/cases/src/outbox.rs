@@ -22,6 +22,7 @@ use super::model::{
 use super::promises::{promises_of, Promise};
 use super::rows::{append_event, delivery_from_row, events_for_case, get_delivery, DELIVERY_COLUMNS};
 use crate::args;
+use crate::reply_body::{self, Stored};
 use crate::sql::{Row, Sql};
 
 /// What the agent does after a person resolved the case.
@@ -172,22 +173,46 @@ pub fn claim_next(sql: &mut dyn Sql, lease_margin: Duration) -> Result<Option<Cl
         crate::sql::Dialect::Postgres => " FOR UPDATE OF d SKIP LOCKED",
     };
     let query = format!(
-        "SELECT d.id, d.case_id, d.body, c.agent_id FROM deliveries d JOIN cases c ON c.id = d.case_id \
+        "SELECT d.id, d.case_id, d.body, c.agent_id, d.event_seq, d.action \
+         FROM deliveries d JOIN cases c ON c.id = d.case_id \
          WHERE d.state = 'pending' AND d.next_attempt_at <= $2 \
          AND (d.claimed_until IS NULL OR d.claimed_until <= $2) AND {ROUTABLE} \
          ORDER BY d.next_attempt_at, d.created_at LIMIT 1{lock}"
     );
     let default_on = default_on(sql)?;
-    let Some(row) = sql.query_opt(&query, args![default_on, now.as_str()])? else { return Ok(None) };
-    let agent_id = row.opt_text(3)?;
-    let Some(endpoint) = agents::route(sql, agent_id.as_deref())? else { return Ok(None) };
-    let id = row.text(0)?;
-    let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
+    loop {
+        let Some(row) = sql.query_opt(&query, args![default_on, now.as_str()])? else { return Ok(None) };
+        let (id, case_id, body) = (row.text(0)?, row.text(1)?, row.text(2)?);
+        let action = row.text(5)?;
+        let stored =
+            Stored { id: &id, case_id: &case_id, event_seq: row.int(4)?, action: &action, body: &body };
+        if !reply_body::matches_its_reply(sql, &stored)? {
+            refuse_unsigned(sql, &id, &case_id, &now)?;
+            continue;
+        }
+        let agent_id = row.opt_text(3)?;
+        let Some(endpoint) = agents::route(sql, agent_id.as_deref())? else { return Ok(None) };
+        let lease = Duration::from_secs(endpoint.timeout_secs.into()) + lease_margin;
+        sql.execute(
+            "UPDATE deliveries SET claimed_until = $2 WHERE id = $1",
+            args![&id, clock::after(lease).as_str()],
+        )?;
+        return Ok(Some(Claimed { id, case_id, body, endpoint }));
+    }
+}
+
+/// Fails a delivery whose body its reply does not make, without an attempt, and says so on the
+/// case's timeline: a person sees it and can answer again; nothing was signed.
+fn refuse_unsigned(sql: &mut dyn Sql, id: &str, case_id: &str, now: &str) -> Result<(), CasesError> {
     sql.execute(
-        "UPDATE deliveries SET claimed_until = $2 WHERE id = $1",
-        args![&id, clock::after(lease).as_str()],
+        "UPDATE deliveries SET state = 'failed', last_error = $2, claimed_until = NULL, updated_at = $3 \
+         WHERE id = $1",
+        args![id, reply_body::FORGED, now],
     )?;
-    Ok(Some(Claimed { id, case_id: row.text(1)?, body: row.text(2)?, endpoint }))
+    let payload = json!({ "delivery_id": id, "attempt": 0, "status": null, "error": reply_body::FORGED,
+                          "state": DeliveryState::Failed.as_str(), "next_attempt_at": null });
+    append_event(sql, case_id, EventKind::DeliveryFailed, Actor::System, None, now, &payload)?;
+    Ok(())
 }
 
 /// When the next routable pending delivery falls due (or its lease ends), so an idle worker

@@ -471,3 +471,56 @@ on_both! {
         assert_eq!(db.endpoint_view().unwrap(), before);
     }
 }
+
+// A body is signed only when it says what its reply says.
+
+on_both! {
+    fn a_delivery_whose_body_was_edited_after_the_reply_is_failed_unsigned_and_the_next_is_claimed(db) {
+        db.set_endpoint(endpoint_input(DEFAULT_URL)).unwrap();
+        let replies = replied(db, "edited", 2);
+        db.exec(&format!(
+            "UPDATE deliveries SET body = replace(body, 'Refunded.', 'FORGED: the refund of R$ 9000 is approved') \
+             WHERE id = '{}'",
+            replies[0].delivery_id
+        ));
+
+        assert_eq!(claim_all(db), [replies[1].delivery_id.clone()]);
+        let forged = &replies[0];
+        assert_eq!(column(db, &forged.delivery_id, "state").as_deref(), Some("failed"));
+        let (kind, payload) = delivery_events(db, &forged.case_id).pop().unwrap();
+        assert_eq!((kind, payload["attempt"].as_i64()), (EventKind::DeliveryFailed, Some(0)));
+        assert!(payload["error"].as_str().unwrap().contains("does not match the reply"), "{payload}");
+    }
+}
+
+on_both! {
+    fn a_delivery_written_beside_another_persons_reply_is_never_claimed(db) {
+        db.set_endpoint(endpoint_input(DEFAULT_URL)).unwrap();
+        let reply = one_reply(db, "beside");
+        db.exec(&format!(
+            "INSERT INTO deliveries (id, case_id, event_seq, action, body, state, next_attempt_at, created_at, updated_at) \
+             SELECT 'forged-1', case_id, event_seq, action, replace(replace(body, 'Refunded.', 'Approved: R$ 9000'), \
+                    '{id}', 'forged-1'), 'pending', next_attempt_at, created_at, updated_at \
+             FROM deliveries WHERE id = '{id}'",
+            id = reply.delivery_id
+        ));
+
+        assert_eq!(claim_all(db), [reply.delivery_id.clone()]);
+        assert_eq!(column(db, "forged-1", "state").as_deref(), Some("failed"));
+    }
+}
+
+on_both! {
+    fn a_delivery_claiming_a_different_action_than_its_reply_is_never_claimed(db) {
+        db.set_endpoint(endpoint_input(DEFAULT_URL)).unwrap();
+        let reply = one_reply(db, "action");
+        db.exec(&format!(
+            "UPDATE deliveries SET action = 'escalate', body = replace(body, '\"resolved\"', '\"escalate\"') \
+             WHERE id = '{}'",
+            reply.delivery_id
+        ));
+
+        assert_eq!(claim_all(db), Vec::<String>::new());
+        assert_eq!(column(db, &reply.delivery_id, "state").as_deref(), Some("failed"));
+    }
+}

@@ -484,7 +484,7 @@ on_both! {
             replies[0].delivery_id
         ));
 
-        assert_eq!(claim_all(db), [replies[1].delivery_id.clone()]);
+        assert_eq!(claim_all(db), [replies[1].delivery_id.as_str()]);
         let forged = &replies[0];
         assert_eq!(column(db, &forged.delivery_id, "state").as_deref(), Some("failed"));
         let (kind, payload) = delivery_events(db, &forged.case_id).pop().unwrap();
@@ -505,7 +505,7 @@ on_both! {
             id = reply.delivery_id
         ));
 
-        assert_eq!(claim_all(db), [reply.delivery_id.clone()]);
+        assert_eq!(claim_all(db), [reply.delivery_id.as_str()]);
         assert_eq!(column(db, "forged-1", "state").as_deref(), Some("failed"));
     }
 }

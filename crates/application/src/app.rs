@@ -163,7 +163,12 @@ impl App {
             None => (Arc::new(sqlite.clone()), Arc::new(sqlite.clone())),
         };
         let replies: Arc<dyn SavedRepliesRepository> = Arc::new(sqlite.clone());
-        let (worker, waker) = if options.background {
+        let delivers = team.as_ref().is_none_or(crate::team::TeamConnection::delivers);
+        let person = match team.as_ref().and_then(|team| team.person.as_ref()) {
+            Some(on_team) => on_team.name.clone(),
+            None => options.person,
+        };
+        let (worker, waker) = if options.background && delivers {
             let (stop, stopped) = oneshot::channel::<()>();
             let worker =
                 DeliveryWorker::spawn(Arc::clone(&outbox), options.worker, options.events.clone(), async {
@@ -179,7 +184,7 @@ impl App {
         let app = App {
             inner: Arc::new(Inner {
                 data_dir: options.data_dir,
-                person: options.person,
+                person,
                 events: options.events,
                 db,
                 cases,
@@ -203,6 +208,8 @@ impl App {
             if let Some(team) = &app.inner.team {
                 team.listen(&app.inner.events);
             }
+        }
+        if options.background && delivers {
             let watch = crate::overdue::watch(app.clone(), options.overdue_poll);
             *app.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()) = Some(watch);
             let quiet = crate::quiet::watch(app.clone(), options.quiet_poll);

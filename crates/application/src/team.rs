@@ -14,10 +14,13 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
+pub use skillcase_team::chain::{ChainBreak, ChainReport};
 use skillcase_team::copy::copy_inbox;
 pub use skillcase_team::copy::CopyReport;
 use skillcase_team::live::{Listener, TeamChange};
-use skillcase_team::{PgCases, TeamUrl};
+pub use skillcase_team::people::{AddedPerson, NewPerson, Person, Role, Setup};
+use skillcase_team::PgCases;
+pub use skillcase_team::TeamUrl;
 use ts_rs::TS;
 
 /// The environment variable `serve`, the CLI and the desktop read the team database URL from.
@@ -76,10 +79,19 @@ pub struct TeamCheck {
 pub struct TeamConnection {
     pub cases: PgCases,
     pub source: TeamSource,
+    /// Who this desktop's login is on the team; `None` for the database's owner or the single
+    /// login of a team set up without roles, which may do everything.
+    pub person: Option<Person>,
     listener: Arc<Mutex<Option<Listener>>>,
 }
 
 impl TeamConnection {
+    /// Whether this desktop runs the delivery worker and the jobs: not on a member's login,
+    /// which may neither read the signing secrets nor write what only the agent's side writes.
+    pub fn delivers(&self) -> bool {
+        self.person.as_ref().is_none_or(|person| person.role.delivers())
+    }
+
     /// Starts relaying the changes other instances commit to `events`, as the changes this
     /// application makes itself are announced: a new case as `case-opened`, anything else as
     /// `case-changed` (a resync after a lost connection as a change of no particular case).
@@ -165,7 +177,12 @@ pub(crate) fn share_case_setting(
 pub async fn connect(explicit: Option<&str>, data_dir: &Path) -> Result<Option<TeamConnection>, ErrorBody> {
     let (Some(url), source) = chosen(explicit, data_dir)? else { return Ok(None) };
     let cases = open(url).await?;
-    Ok(Some(TeamConnection { cases, source, listener: Arc::new(Mutex::new(None)) }))
+    let found = cases.clone();
+    let person =
+        tokio::task::spawn_blocking(move || found.person().map_err(ErrorBody::from)).await.unwrap_or_else(
+            |e| Err(ErrorBody::new("task_failed", format!("reading the team's people stopped: {e}"))),
+        )?;
+    Ok(Some(TeamConnection { cases, source, person, listener: Arc::new(Mutex::new(None)) }))
 }
 
 /// Whether `error` from opening an application means its team database is out of reach (or
@@ -256,6 +273,35 @@ fn write_private(path: &Path, text: &str) -> Result<PathBuf, ErrorBody> {
 
 fn io_error(action: &str, path: &Path, error: &std::io::Error) -> ErrorBody {
     ErrorBody::new("team_setting_io", format!("cannot {action} {}: {error}", path.display()))
+}
+
+/// `skillcase team init`: the team's roles on the database at `url`, as its owner (see
+/// [`skillcase_team::people::init`]).
+pub async fn init_roles(url: TeamUrl) -> Result<Setup, ErrorBody> {
+    blocking(move || skillcase_team::people::init(&url).map_err(ErrorBody::from)).await
+}
+
+/// `skillcase team add-person`: a person with a login of their own, as the database's owner.
+pub async fn add_person(url: TeamUrl, new: NewPerson) -> Result<AddedPerson, ErrorBody> {
+    blocking(move || skillcase_team::people::add_person(&url, &new).map_err(ErrorBody::from)).await
+}
+
+/// `skillcase team verify`: every case's timeline walked along its hash chain.
+pub async fn verify_history(url: TeamUrl) -> Result<ChainReport, ErrorBody> {
+    blocking(move || {
+        let team = PgCases::open_with(&url, 1)?;
+        team.verify_chain().map_err(ErrorBody::from)
+    })
+    .await
+}
+
+/// Runs blocking team database work off the async runtime.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
+) -> Result<T, ErrorBody> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(ErrorBody::new("task_failed", format!("the team database work stopped: {e}")))
+    })
 }
 
 #[cfg(test)]

@@ -83,10 +83,12 @@ fn setting(row: &Row, column: usize, what: &'static str) -> Result<u32, CasesErr
     u32::try_from(value).map_err(|_| CasesError::Corrupt { what, value: value.to_string() })
 }
 
-/// The stored endpoint without its secret (nor any credentials in its URL), for Settings.
+/// The stored endpoint without its secret (nor any credentials in its URL), for Settings. The
+/// secret's column is not read at all: on a team, a member's login may not read it, and a stored
+/// endpoint always has one ([`set_endpoint`] refuses an endpoint without).
 pub fn endpoint_view(sql: &mut dyn Sql) -> Result<Option<EndpointView>, CasesError> {
     let row = sql.query_opt(
-        "SELECT url, secret <> '', timeout_secs, max_attempts, enabled, updated_at FROM agent_endpoint WHERE id = 1",
+        "SELECT url, true, timeout_secs, max_attempts, enabled, updated_at FROM agent_endpoint WHERE id = 1",
         &[],
     )?;
     let Some(row) = row else { return Ok(None) };

@@ -30,6 +30,7 @@ mod scan;
 mod serve;
 mod skills;
 mod sync;
+mod team;
 mod terminal;
 mod token;
 mod validate;
@@ -96,6 +97,8 @@ enum Command {
     Endpoint(endpoint::EndpointArgs),
     /// Copy this desktop's inbox (cases, timelines, outbox, agents) into an empty team database.
     Migrate(migrate::Args),
+    /// The team database's roles and people (init, add-person), and the check of its history (verify).
+    Team(team::TeamArgs),
     /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
     Guard(guard::GuardArgs),
 }
@@ -138,6 +141,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ReadFile(args) => read_file::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Guard(args) => guard::run(args),
+        Command::Team(args) => team::run(args),
         Command::Edit(args) => edit::run(args),
         Command::GcBlobs(args) => gc_blobs::run(args),
         Command::Endpoint(args) => endpoint::run(args),

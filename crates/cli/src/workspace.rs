@@ -16,6 +16,11 @@ pub fn use_database(database: Option<String>) {
     let _ = DATABASE.set(database);
 }
 
+/// This run's `--database`, if given.
+pub fn database() -> Option<String> {
+    DATABASE.get().cloned().flatten()
+}
+
 /// The options for `data_dir` with this run's `--database`.
 pub fn options(data_dir: PathBuf) -> AppOptions {
     AppOptions { database: DATABASE.get().cloned().flatten(), ..AppOptions::new(data_dir) }

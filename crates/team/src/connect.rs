@@ -61,6 +61,15 @@ impl TeamUrl {
         &self.raw
     }
 
+    /// This server and database as `login` with `password`, for the person just given them.
+    pub fn with_login(&self, login: &str, password: &str) -> Result<String, TeamError> {
+        let mut url = url::Url::parse(&self.raw).map_err(|e| TeamError::InvalidUrl(e.to_string()))?;
+        url.set_username(login)
+            .and_then(|()| url.set_password(Some(password)))
+            .map_err(|()| TeamError::InvalidUrl("it cannot carry a login".into()))?;
+        Ok(url.to_string())
+    }
+
     /// The URL with the password replaced by `****`.
     pub fn redacted(&self) -> String {
         match url::Url::parse(&self.raw) {

@@ -39,6 +39,19 @@ pub enum TeamError {
         team_rows: u64,
         team_sha256: String,
     },
+    /// Setting up roles or adding a person needs the database's owner, with the right to create
+    /// roles; nothing was changed.
+    #[error("only the team database's owner, allowed to create roles (createuser --createrole), can set up the team's roles and people")]
+    NotOwner,
+    /// People are added only once `skillcase team init` made the team's roles.
+    #[error("the team database {database} has no roles yet: run skillcase team init first")]
+    NotInitialised { database: String },
+    /// The login is already a role on this server.
+    #[error("the login {login} is taken on this server: choose another with --login")]
+    LoginTaken { login: String },
+    /// A person's field cannot be used.
+    #[error("the person's {field} {reason}")]
+    InvalidPerson { field: &'static str, reason: String },
     /// The local SQLite inbox could not be read.
     #[error("cannot read the local inbox: {0}")]
     Local(#[from] rusqlite::Error),
@@ -70,11 +83,20 @@ impl Coded for TeamError {
             TeamError::Unreachable { .. } | TeamError::Pool(_) => "team_db_unreachable",
             TeamError::TooNew { .. } => "team_db_too_new",
             TeamError::Postgres(e) if e.is_closed() || e.as_db_error().is_none() => "team_db_unreachable",
+            TeamError::Postgres(e)
+                if e.code() == Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE) =>
+            {
+                "team_permission_denied"
+            }
             TeamError::Postgres(_) => "team_db_error",
             TeamError::Cases(e) => e.code(),
             TeamError::NotEmpty { .. } => "team_db_not_empty",
             TeamError::CopyMismatch { .. } => "team_copy_mismatch",
             TeamError::Local(_) => "db_error",
+            TeamError::NotOwner => "team_not_owner",
+            TeamError::NotInitialised { .. } => "team_not_initialised",
+            TeamError::LoginTaken { .. } => "team_login_taken",
+            TeamError::InvalidPerson { .. } => "invalid_team_person",
         }
     }
 
@@ -84,6 +106,8 @@ impl Coded for TeamError {
                 Some(serde_json::json!({ "found": found, "supported": supported }))
             }
             TeamError::Cases(e) => e.details(),
+            TeamError::LoginTaken { login } => Some(serde_json::json!({ "login": login })),
+            TeamError::InvalidPerson { field, .. } => Some(serde_json::json!({ "field": field })),
             TeamError::NotEmpty { tables } => Some(serde_json::json!({ "tables": tables })),
             TeamError::CopyMismatch { table, local_rows, team_rows, .. } => {
                 Some(serde_json::json!({ "table": table, "local_rows": local_rows, "team_rows": team_rows }))

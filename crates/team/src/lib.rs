@@ -14,12 +14,16 @@
 //! - [`reads`]: the inbox pages, tab counts and the report, whose SQL is PostgreSQL's own.
 //! - [`live`]: LISTEN/NOTIFY, so every instance hears every committed change within a second.
 //! - [`copy`]: a desktop's inbox copied into an empty team database.
+//! - [`people`]: each person's own login in one of the team's roles; [`chain`]: the timeline's
+//!   hash chain walked.
 
+pub mod chain;
 pub mod connect;
 pub mod copy;
 pub mod db;
 pub mod error;
 pub mod live;
+pub mod people;
 pub mod reads;
 pub mod schema;
 pub mod sql;
@@ -80,6 +84,16 @@ impl PgCases {
             )?;
             Ok(())
         })
+    }
+
+    /// The person this connection's login is on the team, if it is one (see [`people`]).
+    pub fn person(&self) -> Result<Option<people::Person>, TeamError> {
+        self.pg.read(people::current)
+    }
+
+    /// Walks every case's hash chain (see [`chain`]).
+    pub fn verify_chain(&self) -> Result<chain::ChainReport, TeamError> {
+        self.pg.read(chain::verify)
     }
 
     /// The pool, for the jobs that need several transactions.

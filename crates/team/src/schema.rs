@@ -8,8 +8,11 @@ use postgres::Client;
 use crate::error::TeamError;
 
 /// Every migration, in order; the version of a database is how many of them it has.
-const MIGRATIONS: &[&str] =
-    &[include_str!("../migrations/0001_inbox.sql"), include_str!("../migrations/0002_closed_totals.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_inbox.sql"),
+    include_str!("../migrations/0002_closed_totals.sql"),
+    include_str!("../migrations/0003_people_and_chain.sql"),
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -17,16 +20,19 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// Any fixed key: instances migrating the same database at once take turns on it.
 const MIGRATION_LOCK: i64 = 0x536b_696c_6c63_6173;
 
-/// Brings the database up to [`SCHEMA_VERSION`]; returns the version it had before.
+/// Brings the database up to [`SCHEMA_VERSION`]; returns the version it had before. A database
+/// already current is only read, so a person's login (which may create nothing) opens it.
 pub fn migrate(client: &mut Client) -> Result<i64, TeamError> {
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-    tx.batch_execute("CREATE TABLE IF NOT EXISTS skillcase_schema (version BIGINT NOT NULL)")?;
-    let found: Option<i64> = tx.query_opt("SELECT version FROM skillcase_schema", &[])?.map(|r| r.get(0));
-    let found = found.unwrap_or(0);
+    let found = version(&mut tx)?;
     if found > SCHEMA_VERSION {
         return Err(TeamError::TooNew { found, supported: SCHEMA_VERSION });
     }
+    if found == SCHEMA_VERSION {
+        return Ok(found);
+    }
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS skillcase_schema (version BIGINT NOT NULL)")?;
     for sql in &MIGRATIONS[found as usize..] {
         tx.batch_execute(sql)?;
     }
@@ -37,4 +43,13 @@ pub fn migrate(client: &mut Client) -> Result<i64, TeamError> {
     }
     tx.commit()?;
     Ok(found)
+}
+
+/// The schema version the database has, 0 for a database Skillcase never set up.
+fn version(tx: &mut postgres::Transaction<'_>) -> Result<i64, TeamError> {
+    let exists: bool = tx.query_one("SELECT to_regclass('skillcase_schema') IS NOT NULL", &[])?.get(0);
+    if !exists {
+        return Ok(0);
+    }
+    Ok(tx.query_opt("SELECT version FROM skillcase_schema", &[])?.map_or(0, |r| r.get(0)))
 }

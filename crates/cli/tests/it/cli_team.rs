@@ -117,3 +117,40 @@ fn a_team_database_that_cannot_be_reached_is_refused_with_its_code_and_no_passwo
     assert!(err.contains("team_db_unreachable"), "{err}");
     assert!(!err.contains("s3cret"), "{err}");
 }
+
+/// A new team database owned by a role of its own that may create roles; its owner's URL.
+fn owned_database() -> (String, String) {
+    let cluster = Cluster::shared();
+    let raw = cluster.fresh_database();
+    let database = raw.rsplit('/').next().unwrap().to_string();
+    cluster.psql(
+        "postgres",
+        &format!("CREATE ROLE {database}_owner LOGIN CREATEROLE; ALTER DATABASE {database} OWNER TO {database}_owner"),
+    );
+    (raw.replacen("postgres://skillcase@", &format!("postgres://{database}_owner@"), 1), database)
+}
+
+#[test]
+fn the_owner_sets_up_roles_and_people_and_a_member_verifies_the_history_but_adds_nobody() {
+    let work = TempDir::new().unwrap();
+    let (owner, database) = owned_database();
+    assert!(owner.contains("_owner@"), "{owner}");
+
+    let (code, out, err) = skillcase(&work, &["--database", &owner, "team", "init"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(&format!("{database}_member, {database}_delivery, {database}_admin")), "{out}");
+
+    let login = format!("{database}_ana");
+    let (code, out, err) =
+        skillcase(&work, &["--database", &owner, "team", "add-person", "Ana Lima", "--login", &login]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with(&format!("added Ana Lima ({login}) as member")), "{out}");
+    let ana = out.lines().last().unwrap().to_string();
+    assert!(ana.starts_with(&format!("postgres://{login}:")), "{ana}");
+
+    let (code, out, err) = skillcase(&work, &["--database", &ana, "team", "verify"]);
+    assert_eq!((code, out.trim()), (Some(0), "0 cases, 0 events: history intact"), "{err}");
+    let (code, _, err) = skillcase(&work, &["--database", &ana, "team", "add-person", "Eve", "--login", "eve"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("refused (team_not_owner)"), "{err}");
+}

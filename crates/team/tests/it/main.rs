@@ -8,5 +8,6 @@ mod support;
 mod claims;
 mod copy;
 mod live;
+mod people;
 mod reads;
 mod schema;

@@ -135,6 +135,41 @@ $$;
 CREATE TRIGGER deliveries_from_members BEFORE INSERT ON deliveries
     FOR EACH ROW EXECUTE FUNCTION deliveries_from_members();
 
+-- Read marks per person: a person's login reads and writes its own (`case_reads`), so what Ana
+-- opened stays unread for Bruno; the shared `cases.read_at` stays the mark of a login that is
+-- nobody (the owner, a team set up before roles).
+CREATE TABLE case_reads (
+    login   TEXT NOT NULL,
+    case_id TEXT NOT NULL REFERENCES cases (id),
+    read_at TEXT NOT NULL,
+    PRIMARY KEY (login, case_id)
+);
+
+CREATE FUNCTION cases_read_mark() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF EXISTS (SELECT FROM people WHERE login = session_user::text) THEN
+        IF NEW.read_at IS NULL THEN
+            DELETE FROM case_reads WHERE login = session_user::text AND case_id = NEW.id;
+        ELSE
+            INSERT INTO case_reads (login, case_id, read_at) VALUES (session_user::text, NEW.id, NEW.read_at)
+                ON CONFLICT (login, case_id) DO UPDATE SET read_at = excluded.read_at;
+        END IF;
+        NEW.read_at := OLD.read_at;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER cases_read_mark BEFORE UPDATE OF read_at ON cases
+    FOR EACH ROW EXECUTE FUNCTION cases_read_mark();
+
+-- When this login last read case `id`: its own mark if it is a person, else the shared one.
+CREATE FUNCTION skillcase_read_at(id TEXT, shared TEXT) RETURNS TEXT STABLE LANGUAGE sql AS $$
+    SELECT CASE WHEN EXISTS (SELECT FROM people WHERE login = session_user::text)
+        THEN (SELECT r.read_at FROM case_reads r WHERE r.login = session_user::text AND r.case_id = id)
+        ELSE shared END
+$$;
+
 -- The search words of replies and notes are kept by the database, not by whoever wrote them.
 ALTER FUNCTION case_events_search_talk() SECURITY DEFINER SET search_path = public, pg_temp;
 
@@ -154,7 +189,8 @@ BEGIN
     EXECUTE 'REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC';
     EXECUTE format('GRANT USAGE ON SCHEMA public TO %s', everyone);
     EXECUTE format('GRANT SELECT ON skillcase_schema, case_counter, cases, case_events, event_kinds, '
-        'deliveries, guard_vetoes, settings, reply_leases, closed_totals, people, case_chain TO %s', everyone);
+        'deliveries, guard_vetoes, settings, reply_leases, closed_totals, people, case_chain, case_reads '
+        'TO %s', everyone);
     EXECUTE format('GRANT SELECT (id, url, timeout_secs, max_attempts, enabled, updated_at) '
         'ON agent_endpoint TO %s', everyone);
     EXECUTE format('GRANT SELECT (agent_id, url, cases_enabled, guardrail_enabled, updated_at) '

@@ -9,7 +9,6 @@
 
 use skillcase_cases::args;
 use skillcase_cases::clock;
-use skillcase_cases::reads::UNREAD_SQL;
 use skillcase_cases::report::{
     checked_range, parsed, CaseReport, ReasonCount, ReportRange, ReportSummary, ReportWeek,
 };
@@ -29,6 +28,17 @@ const SEARCH_TEXT: &str = "(search_fields || ' ' || search_talk)";
 /// `UNREAD_SQL` says of a case waiting on the person), word for word the predicate of the index
 /// `cases_unread`, so the planner counts them from that index alone.
 pub const UNREAD_WAITING: &str = "status = 'awaiting_human' AND (read_at IS NULL OR read_at < waiting_since)";
+
+/// The same count for a person's login, whose read marks are their own (`case_reads`): the cases
+/// waiting on a person, less those this person read since they started waiting — one small
+/// index and this person's marks, never a look at every waiting case.
+const UNREAD_WAITING_FOR_PERSON: &str = "(SELECT count(*) FROM cases WHERE status = 'awaiting_human') \
+     - (SELECT count(*) FROM case_reads r JOIN cases c ON c.id = r.case_id \
+        WHERE r.login = session_user::text AND c.status = 'awaiting_human' AND r.read_at >= c.waiting_since)";
+
+/// [`skillcase_cases::reads::UNREAD_SQL`] with this login's own read mark when it is a person's.
+const UNREAD_FOR_LOGIN: &str = "(skillcase_read_at(cases.id, cases.read_at) IS NULL \
+     OR (cases.status = 'awaiting_human' AND skillcase_read_at(cases.id, cases.read_at) < cases.waiting_since))";
 
 /// The open cases, as the partial indexes `cases_one_open_per_conversation` and
 /// `cases_open_waiting` select them.
@@ -63,7 +73,8 @@ pub fn tab_counts(sql: &mut dyn Sql) -> Result<TabCounts, CasesError> {
         &format!(
             "SELECT (SELECT count(*) FROM cases WHERE status = 'awaiting_human'), \
              (SELECT count(*) FROM cases WHERE status = 'awaiting_lead'), \
-             (SELECT count(*) FROM cases WHERE {UNREAD_WAITING}), \
+             CASE WHEN EXISTS (SELECT FROM people WHERE login = session_user::text) \
+                  THEN {UNREAD_WAITING_FOR_PERSON} ELSE (SELECT count(*) FROM cases WHERE {UNREAD_WAITING}) END, \
              (SELECT coalesce(max(number) - min(number) + 1, 0) FROM cases)"
         ),
         &[],
@@ -431,7 +442,7 @@ fn items(sql: &mut dyn Sql, ids: &[String]) -> Result<Vec<CaseListItem>, CasesEr
     let params = (1..=ids.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
     let query = format!(
         "SELECT {CASE_COLUMNS}, (SELECT state FROM deliveries d WHERE d.case_id = cases.id \
-         ORDER BY d.created_at DESC, d.id DESC LIMIT 1), {UNREAD_SQL}, promise_quote, promise_due_at \
+         ORDER BY d.created_at DESC, d.id DESC LIMIT 1), {UNREAD_FOR_LOGIN}, promise_quote, promise_due_at \
          FROM cases WHERE id IN ({params})"
     );
     let args: Vec<Arg<'_>> = ids.iter().map(Arg::from).collect();

@@ -326,3 +326,25 @@ fn a_team_database_from_before_roles_gets_its_history_chained_and_verified_when_
     team.add_note("c1", "Still looking.", "Ana").unwrap();
     assert_eq!(team.verify_chain().unwrap().breaks.len(), 0);
 }
+
+#[test]
+fn what_one_person_opened_stays_unread_for_another() {
+    let team = Team::new();
+    let first = team.case("conv-1");
+    team.case("conv-2");
+    let (ana, bia) = (team.open(&team.ana), team.open(&team.bia));
+    let unread = |cases: &PgCases| {
+        let page = cases.list_cases(&skillcase_cases::store::CaseFilter::default()).unwrap();
+        let marks: Vec<bool> = page.items.iter().map(|item| item.unread).collect();
+        (page.counts.unread, marks)
+    };
+    assert_eq!(unread(&ana), (2, vec![true, true]));
+
+    ana.set_read(&first, true).unwrap();
+
+    assert_eq!(unread(&ana).0, 1);
+    assert_eq!(unread(&bia), (2, vec![true, true]), "Bia has opened nothing");
+    bia.set_read(&first, true).unwrap();
+    ana.set_read(&first, false).unwrap();
+    assert_eq!((unread(&ana).0, unread(&bia).0), (2, 1));
+}

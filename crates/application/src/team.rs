@@ -43,6 +43,9 @@ pub struct TeamInbox {
     /// Why the team database is not in use although one is chosen: it could not be opened when
     /// Skillcase started, so this desktop's own inbox is open instead.
     pub problem: Option<String>,
+    /// Who this desktop's login is on the team (`None`: the embedded inbox, or a login that is
+    /// nobody in particular — the owner, a team set up before roles).
+    pub person: Option<Person>,
 }
 
 /// Which setting chose the database.
@@ -125,7 +128,8 @@ impl crate::App {
         };
         let saved = saved(&inner.data_dir)?.map(|url| url.redacted());
         let problem = inner.team_unavailable.as_ref().map(|e| e.message.clone());
-        Ok(TeamInbox { url, source, saved, problem })
+        let person = inner.team.as_ref().and_then(|team| team.person.clone());
+        Ok(TeamInbox { url, source, saved, problem, person })
     }
 
     /// Settings' Test: reaches the team database at `url` and says what is there, changing
@@ -171,6 +175,18 @@ pub(crate) fn share_case_setting(
     let Some(team) = &app.team else { return Ok(()) };
     let json = serde_json::to_string(value).expect("settings always serialise");
     Ok(team.cases.put_case_setting(key, &json)?)
+}
+
+/// Refuses (`team_admin_only`, nothing changed) a change to the team's `what` from a member's
+/// login: only admins and the owner set what every instance of the team reads.
+pub(crate) fn require_admin(app: &crate::app::Inner, what: &str) -> Result<(), ErrorBody> {
+    match app.team.as_ref().and_then(|team| team.person.as_ref()) {
+        Some(person) if !person.role.administers() => Err(ErrorBody::new(
+            "team_admin_only",
+            format!("only the team's admins can change the team's {what}; {} is a member", person.name),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Opens the team database chosen for an application opened with `explicit`, if one is.

@@ -24,7 +24,8 @@ impl App {
     /// Everything the Settings screen shows; `api` is the local API's state as its host knows it.
     pub async fn settings_view(&self, api: ApiStatus) -> Result<SettingsView, ErrorBody> {
         self.blocking(move |app| {
-            view::read(app.settings.as_ref(), app.outbox.as_ref(), &app.tokens, &app.data_dir, api)
+            let person = app.team.as_ref().and_then(|team| team.person.clone());
+            view::read(app.settings.as_ref(), app.outbox.as_ref(), &app.tokens, &app.data_dir, api, person)
         })
         .await
     }
@@ -97,6 +98,7 @@ impl App {
     /// Saves the business calendar promises' due times are resolved in.
     pub async fn set_calendar(&self, value: CalendarSettings) -> Result<(), ErrorBody> {
         self.blocking(move |app| {
+            crate::team::require_admin(app, "business calendar")?;
             settings::set_calendar(app.settings.as_ref(), value.clone())?;
             crate::team::share_case_setting(app, skillcase_cases::sla::CALENDAR_SETTING, &value)
         })
@@ -123,6 +125,7 @@ impl App {
     /// Saves the response-time targets; cases opened from now on take them.
     pub async fn set_response_targets(&self, value: ResponseTargets) -> Result<(), ErrorBody> {
         self.blocking(move |app| {
+            crate::team::require_admin(app, "response-time targets")?;
             let saved = settings::set_response_targets(app.settings.as_ref(), value)?;
             crate::team::share_case_setting(app, skillcase_cases::sla::TARGETS_SETTING, &saved)
         })

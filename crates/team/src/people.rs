@@ -14,8 +14,9 @@ use crate::error::TeamError;
 use crate::{connect, schema, TeamUrl};
 
 /// What a person may do on the team database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(export, rename = "TeamRole")]
 pub enum Role {
     /// Works the inbox: answers, notes, takes, assigns and cancels open cases.
     Member,
@@ -43,6 +44,11 @@ impl Role {
         format!("{database}_{}", self.as_str())
     }
 
+    /// Whether this role may change the team's endpoint, agents and case settings.
+    pub fn administers(self) -> bool {
+        matches!(self, Role::Admin)
+    }
+
     /// Whether this role runs the delivery worker and the jobs (a member's desktop does not:
     /// it may not read the secrets, nor write what only the agent's side writes).
     pub fn delivers(self) -> bool {
@@ -51,7 +57,8 @@ impl Role {
 }
 
 /// A person on the team: their login, the name the timeline shows, and their role.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[ts(export, rename = "TeamPerson")]
 pub struct Person {
     pub login: String,
     pub name: String,

@@ -66,6 +66,29 @@ describe("the settings screen", () => {
     mocked.settingsGet.mockResolvedValue(view());
   });
 
+  it("shows a team member what the admins set without letting them change it, and says why", async () => {
+    mocked.settingsGet.mockResolvedValue(
+      view({ team_person: { login: "ana", name: "Ana Lima", email: null, role: "member" } }),
+    );
+    await renderLoaded();
+    for (const id of ["endpoint", "ai-agents", "calendar", "response-times"]) {
+      const section = document.querySelector<HTMLElement>(`[data-section="${id}"]`)!;
+      expect(screen.getByTestId(`${id}-locked`).textContent).toContain("You are signed in as Ana Lima, a member");
+      for (const control of section.querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button, select")) {
+        expect(control.matches(":disabled"), `${id}: ${control.outerHTML.slice(0, 60)}`).toBe(true);
+      }
+    }
+    expect(screen.queryByTestId("appearance-locked")).toBeNull();
+  });
+
+  it("lets a team admin change what the admins set", async () => {
+    mocked.settingsGet.mockResolvedValue(
+      view({ team_person: { login: "bia", name: "Bia Costa", email: null, role: "admin" } }),
+    );
+    await renderLoaded();
+    expect(screen.queryByTestId("endpoint-locked")).toBeNull();
+  });
+
   it("gives every input a label", async () => {
     await renderLoaded();
     for (const input of document.querySelectorAll("input")) {

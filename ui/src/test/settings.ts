@@ -35,6 +35,7 @@ export function aSettingsView(overrides: Partial<SettingsView> = {}, workspace: 
       token: TOKEN,
       curl: `curl -H "Authorization: Bearer ${TOKEN}" http://127.0.0.1:7878/v1/skills/index`,
     },
+    team_person: null,
     ...overrides,
   };
 }

@@ -30,6 +30,10 @@ pub struct SettingsView {
     /// Every agent with settings or cases: its own endpoint and switches.
     pub agents: Vec<AgentView>,
     pub api: ApiAccess,
+    /// Who this desktop's login is on a team database with roles: a member sees the team's
+    /// endpoint, agents and case settings but may not change them. `None`: every setting is this
+    /// desktop's to change (the embedded inbox, or a team's owner).
+    pub team_person: Option<skillcase_team::people::Person>,
 }
 
 /// How the agent reaches the local API.
@@ -69,6 +73,7 @@ pub fn read(
     tokens: &TokenStore,
     data_dir: &Path,
     status: ApiStatus,
+    team_person: Option<skillcase_team::people::Person>,
 ) -> Result<SettingsView, ErrorBody> {
     let workspace = load(settings)?;
     let skills_dir = skills_dir::effective_skills_dir(settings, data_dir)?.display().to_string();
@@ -81,5 +86,6 @@ pub fn read(
         endpoint: outbox.endpoint_view()?,
         agents: outbox.agents()?,
         api,
+        team_person,
     })
 }

@@ -55,7 +55,7 @@ fn read_view(
     data_dir: &std::path::Path,
     status: ApiStatus,
 ) -> Result<view::SettingsView, ErrorBody> {
-    view::read(conn, &conn.cases, &TokenStore::open(data_dir).unwrap(), data_dir, status)
+    view::read(conn, &conn.cases, &TokenStore::open(data_dir).unwrap(), data_dir, status, None)
 }
 
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";

@@ -150,7 +150,39 @@ fn the_owner_sets_up_roles_and_people_and_a_member_verifies_the_history_but_adds
 
     let (code, out, err) = skillcase(&work, &["--database", &ana, "team", "verify"]);
     assert_eq!((code, out.trim()), (Some(0), "0 cases, 0 events: history intact"), "{err}");
-    let (code, _, err) = skillcase(&work, &["--database", &ana, "team", "add-person", "Eve", "--login", "eve"]);
+    let (code, _, err) =
+        skillcase(&work, &["--database", &ana, "team", "add-person", "Eve", "--login", "eve"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("refused (team_not_owner)"), "{err}");
+}
+
+#[test]
+fn a_members_desktop_knows_who_she_is_and_may_not_change_the_teams_calendar() {
+    let work = TempDir::new().unwrap();
+    let (owner, database) = owned_database();
+    assert_eq!(skillcase(&work, &["--database", &owner, "team", "init"]).0, Some(0));
+    let login = format!("{database}_ana");
+    let (_, out, _) =
+        skillcase(&work, &["--database", &owner, "team", "add-person", "Ana Lima", "--login", &login]);
+    let ana = out.lines().last().unwrap().to_string();
+
+    let options = AppOptions {
+        database: Some(ana),
+        background: false,
+        catalog_dir: None,
+        skills_dir: Some(work.path().join("skills")),
+        ..AppOptions::new(data_dir(&work))
+    };
+    App::block_on(async {
+        let app = App::start(options).await.unwrap();
+        let person = app.team_inbox().unwrap().person.unwrap();
+        assert_eq!(
+            (person.name.as_str(), person.role.as_str(), app.person()),
+            ("Ana Lima", "member", "Ana Lima")
+        );
+        let calendar = skillcase_application::domain::guard::due::CalendarSettings::default();
+        let refused = app.set_calendar(calendar).await.unwrap_err();
+        assert_eq!(refused.code, "team_admin_only");
+        app.stop().await;
+    });
 }

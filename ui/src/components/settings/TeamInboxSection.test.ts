@@ -13,7 +13,7 @@ vi.mock("$lib/bindings/commands", () => ({
 }));
 
 const mocked = vi.mocked(commands);
-const EMBEDDED = { url: null, source: "embedded" as const, saved: null, problem: null };
+const EMBEDDED = { url: null, source: "embedded" as const, saved: null, problem: null, person: null };
 
 async function typeUrl(value: string) {
   await fireEvent.input(await screen.findByTestId("team-url"), { target: { value } });
@@ -30,6 +30,17 @@ describe("Settings → Team inbox", () => {
   it("says the cases live on this desktop when no team database is set", async () => {
     render(TeamInboxSection);
     expect((await screen.findByTestId("team-in-use")).textContent).toContain("this desktop only");
+  });
+
+  it("says who this desktop is signed in as on a team with roles", async () => {
+    mocked.teamInbox.mockResolvedValue({
+      ...EMBEDDED,
+      url: "postgres://ana:****@db/support",
+      source: "settings",
+      person: { login: "ana", name: "Ana Lima", email: "ana@example.com", role: "member" },
+    });
+    render(TeamInboxSection);
+    expect((await screen.findByTestId("team-person")).textContent?.trim()).toBe("Signed in as Ana Lima (ana), member.");
   });
 
   it("tests the typed connection string and says what answered", async () => {

@@ -129,6 +129,7 @@ export type ErrorCode =
   | "staging_failed"
   | "symlink"
   | "task_failed"
+  | "team_admin_only"
   | "team_copy_mismatch"
   | "team_db_error"
   | "team_db_not_chosen"

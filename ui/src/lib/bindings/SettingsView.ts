@@ -2,6 +2,7 @@
 import type { AgentView } from "./AgentView";
 import type { ApiAccess } from "./ApiAccess";
 import type { EndpointView } from "./EndpointView";
+import type { TeamPerson } from "./TeamPerson";
 import type { WorkspaceSettings } from "./WorkspaceSettings";
 
 /**
@@ -23,4 +24,10 @@ endpoint: EndpointView | null,
 /**
  * Every agent with settings or cases: its own endpoint and switches.
  */
-agents: Array<AgentView>, api: ApiAccess, };
+agents: Array<AgentView>, api: ApiAccess, 
+/**
+ * Who this desktop's login is on a team database with roles: a member sees the team's
+ * endpoint, agents and case settings but may not change them. `None`: every setting is this
+ * desktop's to change (the embedded inbox, or a team's owner).
+ */
+team_person: TeamPerson | null, };

@@ -26,4 +26,10 @@ export const team = {
   "settings.team.copy": "Copy this desktop's cases into it",
   "settings.team.copied": "Copied {cases} cases; all {tables} tables read back the same. Save it for the next start to use it.",
   "settings.team.restart": "Restart now",
+  "settings.team.adminOnly": "Only the team's admins can change this. You are signed in as {name}, a member.",
+  "settings.team.signedInAs": "Signed in as {name} ({login}), {role}.",
+  "settings.team.role.member": "member",
+  "settings.team.role.admin": "admin",
+  "settings.team.role.delivery": "the team's delivery server",
+  "settings.team.error.team_admin_only": "only the team's admins can change this.",
 };

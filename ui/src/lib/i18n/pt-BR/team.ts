@@ -28,4 +28,10 @@ export const team: Record<keyof typeof en, string> = {
   "settings.team.copy": "Copiar os casos deste computador para ele",
   "settings.team.copied": "{cases} casos copiados; as {tables} tabelas foram conferidas. Salve-o para a próxima abertura para usá-lo.",
   "settings.team.restart": "Reiniciar agora",
+  "settings.team.adminOnly": "Só os administradores da equipe podem mudar isto. Você entrou como {name}, membro da equipe.",
+  "settings.team.signedInAs": "Conectado como {name} ({login}), {role}.",
+  "settings.team.role.member": "membro",
+  "settings.team.role.admin": "administrador",
+  "settings.team.role.delivery": "servidor de entregas da equipe",
+  "settings.team.error.team_admin_only": "só os administradores da equipe podem mudar isto.",
 };

@@ -26,7 +26,8 @@ const CASES: i64 = 1_000_000;
 const FILL: &str = include_str!("fill.sql");
 const SCHEMA: &str = concat!(
     include_str!("../migrations/0001_inbox.sql"),
-    include_str!("../migrations/0002_closed_totals.sql")
+    include_str!("../migrations/0002_closed_totals.sql"),
+    include_str!("../migrations/0003_people_and_chain.sql")
 );
 const DATABASE: &str = "team_bench";
 /// The person whose *Mine* view is benched: one of the ten the fill assigns cases to.

@@ -314,15 +314,21 @@ fn a_team_database_from_before_roles_gets_its_history_chained_and_verified_when_
          INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at) \
            VALUES ('c1', 1001, 'conv-1', 'awaiting_human', 'Refund', 'Charged twice', 'agent', \
                    '2026-12-01T10:00:00.000Z', '2026-12-01T10:00:00.000Z'); \
+         INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at) \
+           VALUES ('c2', 1002, 'conv-2', 'awaiting_human', 'Invoice', 'Wrong address', 'agent', \
+                   '2026-12-01T10:01:00.000Z', '2026-12-01T10:01:00.000Z'); \
          INSERT INTO case_events (case_id, kind, actor, at, payload) VALUES \
            ('c1', 'opened', 'agent', '2026-12-01T10:00:00.000Z', '{}'), \
-           ('c1', 'internal_note', 'human', '2026-12-01T10:05:00.000Z', '{\"text\":\"Looking.\"}');",
+           ('c2', 'opened', 'agent', '2026-12-01T10:01:00.000Z', '{}'), \
+           ('c1', 'internal_note', 'human', '2026-12-01T10:05:00.000Z', '{\"text\":\"Looking.\"}'), \
+           ('c2', 'internal_note', 'human', '2026-12-01T10:06:00.000Z', '{\"text\":\"Asking.\"}'), \
+           ('c2', 'internal_note', 'human', '2026-12-01T10:07:00.000Z', '{\"text\":\"Found it.\"}');",
     );
 
     let team = PgCases::open(&TeamUrl::parse(&raw).unwrap()).unwrap();
 
     let report = team.verify_chain().unwrap();
-    assert_eq!((report.cases, report.events, report.breaks.len()), (1, 2, 0), "{report:?}");
+    assert_eq!((report.cases, report.events, report.breaks.len()), (2, 5, 0), "{report:?}");
     team.add_note("c1", "Still looking.", "Ana").unwrap();
     assert_eq!(team.verify_chain().unwrap().breaks.len(), 0);
 }

@@ -71,6 +71,7 @@ registered![
     cases::cases_counts,
     cases::cases_report,
     cases::case_get,
+    cases::case_history_breaks,
     cases::case_mark_read,
     cases::cases_mark_read,
     cases::cases_cancel,

@@ -132,6 +132,17 @@ impl crate::App {
         Ok(TeamInbox { url, source, saved, problem, person })
     }
 
+    /// Where case `id`'s history on the team database is not what its hash chain says (empty
+    /// when it is intact, and on the embedded database, which keeps no chain): the case view
+    /// warns about each.
+    pub async fn case_history_breaks(&self, id: String) -> Result<Vec<ChainBreak>, ErrorBody> {
+        self.blocking(move |inner| match &inner.team {
+            Some(team) => Ok(team.cases.verify_case_chain(&id)?),
+            None => Ok(Vec::new()),
+        })
+        .await
+    }
+
     /// Settings' Test: reaches the team database at `url` and says what is there, changing
     /// nothing.
     pub async fn test_team_database(&self, url: String) -> Result<TeamCheck, ErrorBody> {

@@ -21,11 +21,14 @@ pub struct ChainReport {
 }
 
 /// One place where a case's history is not what its chain says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(export)]
 pub struct ChainBreak {
     pub case_id: String,
+    #[ts(type = "number")]
     pub number: i64,
     /// The event at fault, when one is.
+    #[ts(type = "number | null")]
     pub seq: Option<i64>,
     pub problem: String,
 }
@@ -53,7 +56,7 @@ pub fn verify(client: &mut impl GenericClient) -> Result<ChainReport, TeamError>
         .iter()
         .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
         .collect();
-    let mut events = events_by_case(client)?;
+    let mut events = events_by_case(client, None)?;
     let mut report = ChainReport { cases: heads.len() as u64, events: 0, breaks: Vec::new() };
     for (case_id, number, head, count) in heads {
         let timeline = events.remove(&case_id).unwrap_or_default();
@@ -69,12 +72,34 @@ pub fn verify(client: &mut impl GenericClient) -> Result<ChainReport, TeamError>
     Ok(report)
 }
 
-fn events_by_case(client: &mut impl GenericClient) -> Result<HashMap<String, Vec<Event>>, TeamError> {
+/// Walks one case's chain: what the window checks when a person opens the case.
+pub fn verify_case(client: &mut impl GenericClient, case_id: &str) -> Result<Vec<ChainBreak>, TeamError> {
+    let Some(row) = client.query_opt(
+        "SELECT c.number, h.head, h.events FROM cases c LEFT JOIN case_chain h ON h.case_id = c.id WHERE c.id = $1",
+        &[&case_id],
+    )?
+    else {
+        return Ok(Vec::new());
+    };
+    let (number, head, count): (i64, Option<String>, Option<i64>) = (row.get(0), row.get(1), row.get(2));
+    let timeline = events_by_case(client, Some(case_id))?.remove(case_id).unwrap_or_default();
+    let problems = walk(case_id, &timeline, head.as_deref().unwrap_or(""), count.unwrap_or(0));
+    Ok(problems
+        .into_iter()
+        .map(|(seq, problem)| ChainBreak { case_id: case_id.to_string(), number, seq, problem })
+        .collect())
+}
+
+/// Every case's events (or only `only`'s), in order.
+fn events_by_case(
+    client: &mut impl GenericClient,
+    only: Option<&str>,
+) -> Result<HashMap<String, Vec<Event>>, TeamError> {
     let mut by_case: HashMap<String, Vec<Event>> = HashMap::new();
     let rows = client.query(
         "SELECT case_id, seq, kind, actor, actor_name, at, payload, prev_digest, digest FROM case_events \
-         ORDER BY case_id, seq",
-        &[],
+         WHERE $1::text IS NULL OR case_id = $1 ORDER BY case_id, seq",
+        &[&only],
     )?;
     for row in rows {
         let event = Event {

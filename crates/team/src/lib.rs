@@ -96,6 +96,11 @@ impl PgCases {
         self.pg.read(chain::verify)
     }
 
+    /// Walks one case's hash chain (see [`chain::verify_case`]).
+    pub fn verify_case_chain(&self, case_id: &str) -> Result<Vec<chain::ChainBreak>, TeamError> {
+        self.pg.read(|client| chain::verify_case(client, case_id))
+    }
+
     /// The pool, for the jobs that need several transactions.
     pub fn pg(&self) -> &Pg {
         &self.pg

@@ -8,6 +8,7 @@ use skillcase_application::domain::cases::model::{Case, Delivery, HumanAction};
 use skillcase_application::domain::cases::outbox::OutboxStatus;
 use skillcase_application::domain::cases::report::{CaseReport, ReportRange};
 use skillcase_application::domain::cases::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
+use skillcase_application::team::ChainBreak;
 use tauri::State;
 
 use crate::state::AppState;
@@ -32,6 +33,11 @@ ipc! {
     /// One case with its timeline and deliveries.
     fn case_get(state: State<'_, AppState>, id: String) -> CaseWithTimeline {
         Ok(state.app().get_case(id).await?)
+    }
+
+    /// Where the case's history on the team database breaks its hash chain (empty: intact).
+    fn case_history_breaks(state: State<'_, AppState>, id: String) -> Vec<ChainBreak> {
+        Ok(state.app().case_history_breaks(id).await?)
     }
 
     /// Marks the case read (the person opened it) or unread again.

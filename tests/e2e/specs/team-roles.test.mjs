@@ -29,6 +29,7 @@ const LANGUAGES = [
     summary: "The customer was charged twice and wants one charge back.",
     resolvedLabel: "Note for the customer",
     answer: "The second charge on order 6610 is refunded.",
+    broken: "This case's history was changed outside Skillcase",
   },
   {
     lang: "pt-BR",
@@ -41,6 +42,7 @@ const LANGUAGES = [
     summary: "O cliente foi cobrado duas vezes e quer uma cobrança de volta.",
     resolvedLabel: "Nota para o cliente",
     answer: "A segunda cobrança do pedido 6610 foi estornada.",
+    broken: "O histórico deste caso foi alterado fora do Skillcase",
   },
 ];
 
@@ -163,6 +165,23 @@ for (const l of LANGUAGES.filter((x) => !only || x.lang === only)) {
       await shot(b, "04-bruno-sees-ana-answered");
       await new Promise((r) => setTimeout(r, 3_000));
       assert.equal(endpoint.forCase(opened.id).length, 1);
+    });
+
+    it("warns on the case when its history is rewritten behind everyone's back, even by the owner", async () => {
+      assert.equal(await exists(b.browser, '[data-testid="history-broken"]'), false, "an intact history warns of nothing");
+      pg.psql(
+        database,
+        "ALTER TABLE case_events DISABLE TRIGGER case_events_no_update; " +
+          `UPDATE case_events SET payload = replace(payload, '6610', '9999') WHERE case_id = '${opened.id}' AND kind = 'human_replied'; ` +
+          "ALTER TABLE case_events ENABLE TRIGGER case_events_no_update;",
+      );
+      await click(b.browser, '[data-testid="back"]');
+      await click(b.browser, 'button[data-tab="closed"]');
+      await waitFor(b.browser, row(), "the resolved case is in Bruno's Closed tab");
+      await click(b.browser, row());
+      const warned = await waitForText(b.browser, '[data-testid="history-broken"]', (t) => t.includes(l.broken), "the case view warns");
+      assert.ok(warned.includes("the event was changed after it was written"), warned);
+      await shot(b, "05-history-broken");
     });
   });
 }

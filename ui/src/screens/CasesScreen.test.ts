@@ -29,11 +29,13 @@ function item(n: number, unread = false) {
 
 const casesList = vi.fn();
 const caseGet = vi.fn();
+const caseHistoryBreaks = vi.fn();
 const casesReport = vi.fn();
 vi.mock("$lib/bindings/commands", () => ({
   casesList: (...a: unknown[]) => casesList(...a),
   casesReport: (...a: unknown[]) => casesReport(...a),
   caseGet: (...a: unknown[]) => caseGet(...a),
+  caseHistoryBreaks: (...a: unknown[]) => caseHistoryBreaks(...a),
   caseMarkRead: vi.fn(async () => {}),
   casesMe: vi.fn(async () => "Ana Souza"),
   outboxStatus: vi.fn(async () => ({ health: "ok", pending: 0, stuck: 0, oldest_pending_since: null, last_error: null })),
@@ -70,6 +72,7 @@ beforeEach(() => {
     overall: { cases: 3, replied: 2, median_first_reply_secs: 2700, reopened: 1 },
   }));
   caseGet.mockImplementation(async ({ id }: { id: string }) => ({ case: item(Number(id.slice(5))).case, events: [], deliveries: [], promises: [] }));
+  caseHistoryBreaks.mockReset().mockResolvedValue([]);
 });
 
 const rows = () => [...document.querySelectorAll(".row")] as HTMLElement[];
@@ -97,6 +100,30 @@ describe("the cases screen", () => {
     await vi.waitFor(() => expect(screen.getByTestId("case-title").textContent).toBe("Refund 2"));
     await fireEvent.keyDown(window, { key: "Escape" });
     await vi.waitFor(() => expect(screen.queryByTestId("case-detail")).toBeNull());
+  });
+
+  it("warns on a case whose history was changed outside Skillcase, naming the event", async () => {
+    caseHistoryBreaks.mockResolvedValue([
+      { case_id: "case-2", number: 1002, seq: 41, problem: "the event was changed after it was written" },
+    ]);
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    await fireEvent.keyDown(window, { key: "j" });
+    await fireEvent.keyDown(window, { key: "Enter" });
+    const warning = await screen.findByTestId("history-broken");
+    expect(warning.getAttribute("role")).toBe("alert");
+    expect(warning.textContent).toContain("This case's history was changed outside Skillcase");
+    expect(warning.textContent).toContain("Event 41: the event was changed after it was written");
+    expect(caseHistoryBreaks).toHaveBeenCalledWith({ id: "case-2" });
+  });
+
+  it("shows no warning on a case whose history is intact", async () => {
+    render(CasesScreen);
+    await vi.waitFor(() => expect(rows()).toHaveLength(3));
+    await fireEvent.keyDown(window, { key: "Enter" });
+    await vi.waitFor(() => expect(screen.getByTestId("case-title").textContent).toBe("Refund 1"));
+    expect(caseHistoryBreaks).toHaveBeenCalled();
+    expect(screen.queryByTestId("history-broken")).toBeNull();
   });
 
   it("leaves single-key shortcuts alone while the search field has focus", async () => {

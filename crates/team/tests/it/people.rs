@@ -255,6 +255,12 @@ fn a_worked_history_verifies_intact_and_an_owners_rewrite_is_found() {
 
     let broken = owner.verify_chain().unwrap();
     assert_eq!(broken.breaks.iter().map(|b| b.seq).collect::<Vec<_>>(), [Some(reply)]);
+    let seen_by_ana = team.open(&team.ana).verify_case_chain(&id).unwrap();
+    assert_eq!(
+        seen_by_ana.iter().map(|b| b.seq).collect::<Vec<_>>(),
+        [Some(reply)],
+        "the case view warns too"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ import type { CasePage } from "./CasePage";
 import type { CaseReport } from "./CaseReport";
 import type { CaseWithTimeline } from "./CaseWithTimeline";
 import type { CatalogEntry } from "./CatalogEntry";
+import type { ChainBreak } from "./ChainBreak";
 import type { ClientPreview } from "./ClientPreview";
 import type { CopyReport } from "./CopyReport";
 import type { DayCount } from "./DayCount";
@@ -86,6 +87,13 @@ export function caseAddNote(args: { id: string; text: string }): Promise<CaseWit
  */
 export function caseGet(args: { id: string }): Promise<CaseWithTimeline> {
   return call<CaseWithTimeline>("case_get", args);
+}
+
+/**
+ * Where the case's history on the team database breaks its hash chain (empty: intact).
+ */
+export function caseHistoryBreaks(args: { id: string }): Promise<Array<ChainBreak>> {
+  return call<Array<ChainBreak>>("case_history_breaks", args);
 }
 
 /**

@@ -287,4 +287,6 @@ export const cases = {
   "cases.bulk.done.assigned.other": "{count} cases assigned to {name}.",
   "cases.bulk.done.unassigned.one": "{count} case unassigned.",
   "cases.bulk.done.unassigned.other": "{count} cases unassigned.",
+  "cases.detail.historyBroken": "This case's history was changed outside Skillcase: what the timeline shows may not be what happened. Ask the team database's owner to run skillcase team verify.",
+  "cases.detail.historyBrokenAt": "Event {seq}: {problem}",
 };

@@ -289,4 +289,6 @@ export const cases: Record<keyof typeof en, string> = {
   "cases.bulk.done.assigned.other": "{count} casos atribuídos a {name}.",
   "cases.bulk.done.unassigned.one": "{count} caso liberado.",
   "cases.bulk.done.unassigned.other": "{count} casos liberados.",
+  "cases.detail.historyBroken": "O histórico deste caso foi alterado fora do Skillcase: a linha do tempo pode não mostrar o que aconteceu. Peça ao dono do banco da equipe para rodar skillcase team verify.",
+  "cases.detail.historyBrokenAt": "Evento {seq}: {problem}",
 };

@@ -5,6 +5,30 @@ use rusqlite::Connection;
 use skillcase_store::db::{open, DATABASE_FILE};
 use skillcase_store::secrets::SecretFiles;
 
+/// The migration files of the schema versions these tests start from, in order: a database at
+/// version `n` ran the first `n`.
+const OLDER: [&str; 19] = [
+    include_str!("../src/db/migrations/0001_settings.sql"),
+    include_str!("../src/db/migrations/0002_cases.sql"),
+    include_str!("../src/db/migrations/0003_guard.sql"),
+    include_str!("../src/db/migrations/0004_library.sql"),
+    include_str!("../src/db/migrations/0005_case_read_at.sql"),
+    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
+    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
+    include_str!("../src/db/migrations/0008_internal_notes.sql"),
+    include_str!("../src/db/migrations/0009_case_search.sql"),
+    include_str!("../src/db/migrations/0010_handover_reason.sql"),
+    include_str!("../src/db/migrations/0011_quiet_customers.sql"),
+    include_str!("../src/db/migrations/0012_saved_replies.sql"),
+    include_str!("../src/db/migrations/0013_response_targets.sql"),
+    include_str!("../src/db/migrations/0014_agents.sql"),
+    include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
+    include_str!("../src/db/migrations/0016_case_assignee.sql"),
+    include_str!("../src/db/migrations/0017_remote_catalogs.sql"),
+    include_str!("../src/db/migrations/0018_reply_leases.sql"),
+    include_str!("../src/db/migrations/0019_closed_totals.sql"),
+];
+
 /// A database file at `path` built the way an older Skillcase left it: `schema`'s files run in
 /// order and its version set to how many there are.
 fn database_at(path: &std::path::Path, schema: &[&str]) -> Connection {
@@ -16,21 +40,12 @@ fn database_at(path: &std::path::Path, schema: &[&str]) -> Connection {
     conn
 }
 
-/// The schema a database had at version 5, file by file.
-const SCHEMA_5: [&str; 5] = [
-    include_str!("../src/db/migrations/0001_settings.sql"),
-    include_str!("../src/db/migrations/0002_cases.sql"),
-    include_str!("../src/db/migrations/0003_guard.sql"),
-    include_str!("../src/db/migrations/0004_library.sql"),
-    include_str!("../src/db/migrations/0005_case_read_at.sql"),
-];
-
 #[test]
 fn the_promise_ledger_migration_keeps_every_event_and_delivery_and_accepts_the_new_kind() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = database_at(&path, &SCHEMA_5);
+        let conn = database_at(&path, &OLDER[..5]);
         conn.execute_batch(
             "INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
                VALUES ('c1', 1001, 'conv', 'resolved', 't', 's', 'agent', 'now', 'now');
@@ -68,24 +83,12 @@ fn the_promise_ledger_migration_keeps_every_event_and_delivery_and_accepts_the_n
     assert_eq!(next, 3, "seq keeps counting after the rebuild");
 }
 
-/// The schema a database had at version 8, file by file.
-const SCHEMA_8: [&str; 8] = [
-    include_str!("../src/db/migrations/0001_settings.sql"),
-    include_str!("../src/db/migrations/0002_cases.sql"),
-    include_str!("../src/db/migrations/0003_guard.sql"),
-    include_str!("../src/db/migrations/0004_library.sql"),
-    include_str!("../src/db/migrations/0005_case_read_at.sql"),
-    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
-    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
-    include_str!("../src/db/migrations/0008_internal_notes.sql"),
-];
-
 #[test]
 fn the_search_migration_indexes_the_cases_already_there_with_their_answers_and_notes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = database_at(&path, &SCHEMA_8);
+        let conn = database_at(&path, &OLDER[..8]);
         conn.execute_batch(
             r#"INSERT INTO cases (id, number, conversation_id, lead_name, status, title, summary, blocker, context,
                                  source, opened_at, updated_at)
@@ -107,25 +110,12 @@ fn the_search_migration_indexes_the_cases_already_there_with_their_answers_and_n
     }
 }
 
-/// The schema a database had at version 9, file by file.
-const SCHEMA_9: [&str; 9] = [
-    include_str!("../src/db/migrations/0001_settings.sql"),
-    include_str!("../src/db/migrations/0002_cases.sql"),
-    include_str!("../src/db/migrations/0003_guard.sql"),
-    include_str!("../src/db/migrations/0004_library.sql"),
-    include_str!("../src/db/migrations/0005_case_read_at.sql"),
-    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
-    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
-    include_str!("../src/db/migrations/0008_internal_notes.sql"),
-    include_str!("../src/db/migrations/0009_case_search.sql"),
-];
-
 #[test]
 fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_each_its_first_answer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = database_at(&path, &SCHEMA_9);
+        let conn = database_at(&path, &OLDER[..9]);
         conn.execute_batch(
             r#"INSERT INTO cases (id, number, conversation_id, status, title, summary, source, opened_at, updated_at)
                  VALUES ('agent', 1001, 'c1', 'awaiting_human', 'Refund', 'Charged twice', 'agent',
@@ -150,32 +140,12 @@ fn the_reason_migration_gives_old_cases_not_stated_the_guardrails_its_own_and_ea
     assert_eq!(row("guard"), ("guardrail_autofallback".into(), None));
 }
 
-/// The schema a database had at version 16, file by file.
-const SCHEMA_16: [&str; 16] = [
-    include_str!("../src/db/migrations/0001_settings.sql"),
-    include_str!("../src/db/migrations/0002_cases.sql"),
-    include_str!("../src/db/migrations/0003_guard.sql"),
-    include_str!("../src/db/migrations/0004_library.sql"),
-    include_str!("../src/db/migrations/0005_case_read_at.sql"),
-    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
-    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
-    include_str!("../src/db/migrations/0008_internal_notes.sql"),
-    include_str!("../src/db/migrations/0009_case_search.sql"),
-    include_str!("../src/db/migrations/0010_handover_reason.sql"),
-    include_str!("../src/db/migrations/0011_quiet_customers.sql"),
-    include_str!("../src/db/migrations/0012_saved_replies.sql"),
-    include_str!("../src/db/migrations/0013_response_targets.sql"),
-    include_str!("../src/db/migrations/0014_agents.sql"),
-    include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
-    include_str!("../src/db/migrations/0016_case_assignee.sql"),
-];
-
 #[test]
 fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subscription() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = database_at(&path, &SCHEMA_16);
+        let conn = database_at(&path, &OLDER[..16]);
         conn.execute_batch(
             "INSERT INTO skill_versions (name, content_hash, manifest, validation, source, created_at)
                VALUES ('frete', 'h1', '[]', '{}', 'import', 'now');
@@ -209,29 +179,6 @@ fn the_remote_catalogs_migration_keeps_the_library_and_a_fork_outlives_its_subsc
     assert!(bad_kind.is_err(), "a kind the table does not list is refused");
 }
 
-/// The schema a database had at version 19, file by file.
-const SCHEMA_19: [&str; 19] = [
-    include_str!("../src/db/migrations/0001_settings.sql"),
-    include_str!("../src/db/migrations/0002_cases.sql"),
-    include_str!("../src/db/migrations/0003_guard.sql"),
-    include_str!("../src/db/migrations/0004_library.sql"),
-    include_str!("../src/db/migrations/0005_case_read_at.sql"),
-    include_str!("../src/db/migrations/0006_promise_ledger.sql"),
-    include_str!("../src/db/migrations/0007_promise_overdue.sql"),
-    include_str!("../src/db/migrations/0008_internal_notes.sql"),
-    include_str!("../src/db/migrations/0009_case_search.sql"),
-    include_str!("../src/db/migrations/0010_handover_reason.sql"),
-    include_str!("../src/db/migrations/0011_quiet_customers.sql"),
-    include_str!("../src/db/migrations/0012_saved_replies.sql"),
-    include_str!("../src/db/migrations/0013_response_targets.sql"),
-    include_str!("../src/db/migrations/0014_agents.sql"),
-    include_str!("../src/db/migrations/0015_overdue_watch_index.sql"),
-    include_str!("../src/db/migrations/0016_case_assignee.sql"),
-    include_str!("../src/db/migrations/0017_remote_catalogs.sql"),
-    include_str!("../src/db/migrations/0018_reply_leases.sql"),
-    include_str!("../src/db/migrations/0019_closed_totals.sql"),
-];
-
 #[test]
 fn the_token_files_migration_moves_every_catalog_token_into_a_private_file_and_leaves_no_copy_in_the_database(
 ) {
@@ -239,7 +186,7 @@ fn the_token_files_migration_moves_every_catalog_token_into_a_private_file_and_l
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DATABASE_FILE);
     {
-        let conn = database_at(&path, &SCHEMA_19);
+        let conn = database_at(&path, &OLDER[..19]);
         conn.execute(
             "INSERT INTO remote_catalogs (url, kind, token, added_at)
                VALUES ('https://a.example/mcp', 'mcp', ?1, 'now'), ('https://b.example/index.json', 'index', NULL, 'now')",

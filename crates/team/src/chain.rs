@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::ToSql;
 use postgres::GenericClient;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -45,31 +47,77 @@ struct Event {
     digest: Option<String>,
 }
 
-/// Walks every case's chain.
+/// Walks every case's chain, one case at a time as the events stream in (a million cases are
+/// never held in memory at once).
 pub fn verify(client: &mut impl GenericClient) -> Result<ChainReport, TeamError> {
-    let heads: Vec<(String, i64, Option<String>, Option<i64>)> = client
-        .query(
-            "SELECT c.id, c.number, h.head, h.events FROM cases c LEFT JOIN case_chain h ON h.case_id = c.id \
-             ORDER BY c.number",
-            &[],
-        )?
-        .iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
-        .collect();
-    let mut events = events_by_case(client, None)?;
-    let mut report = ChainReport { cases: heads.len() as u64, events: 0, breaks: Vec::new() };
-    for (case_id, number, head, count) in heads {
-        let timeline = events.remove(&case_id).unwrap_or_default();
-        report.events += timeline.len() as u64;
-        let problems = walk(&case_id, &timeline, head.as_deref().unwrap_or(""), count.unwrap_or(0));
-        report.breaks.extend(problems.into_iter().map(|(seq, problem)| ChainBreak {
-            case_id: case_id.clone(),
-            number,
-            seq,
-            problem,
-        }));
+    let cases: i64 = client.query_one("SELECT count(*) FROM cases", &[])?.get(0);
+    let mut report = ChainReport { cases: u64::try_from(cases).unwrap_or(0), events: 0, breaks: Vec::new() };
+    for row in client.query(
+        "SELECT h.case_id, c.number FROM case_chain h JOIN cases c ON c.id = h.case_id \
+         WHERE h.events > 0 AND NOT EXISTS (SELECT 1 FROM case_events e WHERE e.case_id = h.case_id) \
+         ORDER BY c.number",
+        &[],
+    )? {
+        let problem = "every event of the case was removed".to_string();
+        report.breaks.push(ChainBreak { case_id: row.get(0), number: row.get(1), seq: None, problem });
     }
+    let mut rows = client.query_raw(
+        "SELECT e.case_id, c.number, h.head, h.events, e.seq, e.kind, e.actor, e.actor_name, e.at, e.payload, \
+         e.prev_digest, e.digest FROM case_events e JOIN cases c ON c.id = e.case_id \
+         LEFT JOIN case_chain h ON h.case_id = e.case_id ORDER BY e.case_id, e.seq",
+        std::iter::empty::<&(dyn ToSql + Sync)>(),
+    )?;
+    let mut case: Option<CaseChain> = None;
+    let mut timeline = Vec::new();
+    while let Some(row) = rows.next()? {
+        let case_id: String = row.get(0);
+        if case.as_ref().is_some_and(|c| c.id != case_id) {
+            let done = case.take().expect("checked just above");
+            report.breaks.extend(done.walk(&std::mem::take(&mut timeline)));
+        }
+        if case.is_none() {
+            case = Some(CaseChain { id: case_id, number: row.get(1), head: row.get(2), events: row.get(3) });
+        }
+        timeline.push(event_at(&row, 4));
+        report.events += 1;
+    }
+    if let Some(done) = case {
+        report.breaks.extend(done.walk(&timeline));
+    }
+    report.breaks.sort_by_key(|b| (b.number, b.seq));
     Ok(report)
+}
+
+/// What a case's chain row says of it.
+struct CaseChain {
+    id: String,
+    number: i64,
+    head: Option<String>,
+    events: Option<i64>,
+}
+
+impl CaseChain {
+    fn walk(&self, timeline: &[Event]) -> Vec<ChainBreak> {
+        walk(&self.id, timeline, self.head.as_deref().unwrap_or(""), self.events.unwrap_or(0))
+            .into_iter()
+            .map(|(seq, problem)| ChainBreak { case_id: self.id.clone(), number: self.number, seq, problem })
+            .collect()
+    }
+}
+
+/// The event in the columns of `row` from `at` on: seq, kind, actor, actor_name, at, payload,
+/// prev_digest, digest.
+fn event_at(row: &postgres::Row, at: usize) -> Event {
+    Event {
+        seq: row.get(at),
+        kind: row.get(at + 1),
+        actor: row.get(at + 2),
+        actor_name: row.get(at + 3),
+        at: row.get(at + 4),
+        payload: row.get(at + 5),
+        prev: row.get(at + 6),
+        digest: row.get(at + 7),
+    }
 }
 
 /// Walks one case's chain: what the window checks when a person opens the case.
@@ -81,40 +129,19 @@ pub fn verify_case(client: &mut impl GenericClient, case_id: &str) -> Result<Vec
     else {
         return Ok(Vec::new());
     };
-    let (number, head, count): (i64, Option<String>, Option<i64>) = (row.get(0), row.get(1), row.get(2));
-    let timeline = events_by_case(client, Some(case_id))?.remove(case_id).unwrap_or_default();
-    let problems = walk(case_id, &timeline, head.as_deref().unwrap_or(""), count.unwrap_or(0));
-    Ok(problems
-        .into_iter()
-        .map(|(seq, problem)| ChainBreak { case_id: case_id.to_string(), number, seq, problem })
-        .collect())
+    let chain =
+        CaseChain { id: case_id.to_string(), number: row.get(0), head: row.get(1), events: row.get(2) };
+    Ok(chain.walk(&events_of(client, case_id)?))
 }
 
-/// Every case's events (or only `only`'s), in order.
-fn events_by_case(
-    client: &mut impl GenericClient,
-    only: Option<&str>,
-) -> Result<HashMap<String, Vec<Event>>, TeamError> {
-    let mut by_case: HashMap<String, Vec<Event>> = HashMap::new();
+/// One case's events, in order.
+fn events_of(client: &mut impl GenericClient, case_id: &str) -> Result<Vec<Event>, TeamError> {
     let rows = client.query(
-        "SELECT case_id, seq, kind, actor, actor_name, at, payload, prev_digest, digest FROM case_events \
-         WHERE $1::text IS NULL OR case_id = $1 ORDER BY case_id, seq",
-        &[&only],
+        "SELECT seq, kind, actor, actor_name, at, payload, prev_digest, digest FROM case_events \
+         WHERE case_id = $1 ORDER BY seq",
+        &[&case_id],
     )?;
-    for row in rows {
-        let event = Event {
-            seq: row.get(1),
-            kind: row.get(2),
-            actor: row.get(3),
-            actor_name: row.get(4),
-            at: row.get(5),
-            payload: row.get(6),
-            prev: row.get(7),
-            digest: row.get(8),
-        };
-        by_case.entry(row.get(0)).or_default().push(event);
-    }
-    Ok(by_case)
+    Ok(rows.iter().map(|row| event_at(row, 0)).collect())
 }
 
 /// The breaks in one case's chain: each event's digest recomputed over the one before it, the

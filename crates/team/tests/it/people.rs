@@ -360,3 +360,23 @@ fn what_one_person_opened_stays_unread_for_another() {
     ana.set_read(&first, false).unwrap();
     assert_eq!((unread(&ana).0, unread(&bia).0), (2, 1));
 }
+
+#[test]
+fn a_case_whose_every_event_the_owner_removed_is_a_break() {
+    let team = Team::new();
+    let id = team.case("conv-1");
+    team.case("conv-2");
+    psql(
+        &team.owner,
+        &format!(
+            "ALTER TABLE case_events DISABLE TRIGGER case_events_no_update; \
+             DELETE FROM case_events WHERE case_id = '{id}'; \
+             ALTER TABLE case_events ENABLE TRIGGER case_events_no_update;"
+        ),
+    );
+    let report = team.open(&team.owner).verify_chain().unwrap();
+    let found: Vec<(&str, &str)> =
+        report.breaks.iter().map(|b| (b.case_id.as_str(), b.problem.as_str())).collect();
+    assert_eq!(found, [(id.as_str(), "every event of the case was removed")]);
+    assert_eq!((report.cases, report.events), (2, 1));
+}

@@ -63,6 +63,9 @@ BEGIN
     NEW.digest := skillcase_event_digest(prev, NEW.case_id, NEW.seq, NEW.kind, NEW.actor,
         NEW.actor_name, NEW.at, NEW.payload);
     UPDATE case_chain SET head = NEW.digest, events = events + 1 WHERE case_id = NEW.case_id;
+    -- The cases this transaction wrote an event on, for `cases_changed_on_the_record` below.
+    PERFORM set_config('skillcase.events_on',
+        coalesce(current_setting('skillcase.events_on', true), '') || '|' || NEW.case_id || '|', true);
     RETURN NEW;
 END
 $$;
@@ -176,6 +179,27 @@ CREATE FUNCTION skillcase_read_at(id TEXT, shared TEXT) RETURNS TEXT STABLE LANG
         THEN (SELECT r.read_at FROM case_reads r WHERE r.login = session_user::text AND r.case_id = id)
         ELSE shared END
 $$;
+
+-- A member never changes a case silently: when their transaction commits, every case it changed
+-- (anything but their read mark) must have an event of that transaction on its timeline, which
+-- names them and joins the chain. Checked at commit, since a step may move the case first and
+-- write its event after.
+CREATE FUNCTION cases_changed_on_the_record() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    IF EXISTS (SELECT FROM people WHERE login = session_user::text AND role = 'member')
+        AND position('|' || NEW.id || '|' IN coalesce(current_setting('skillcase.events_on', true), '')) = 0 THEN
+        RAISE EXCEPTION 'a member''s change to case % must come with its event', NEW.id
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER cases_changed_on_the_record AFTER UPDATE OF status, waiting_since, closed_at,
+    first_reply_at, promise_quote, promise_due_at, promise_overdue_told, first_reply_due_at,
+    resolution_due_at, sla_paused_at, sla_due_at, first_reply_overdue_told, resolution_overdue_told,
+    assignee, reminded_at ON cases
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION cases_changed_on_the_record();
 
 -- The search words of replies and notes are kept by the database, not by whoever wrote them.
 ALTER FUNCTION case_events_search_talk() SECURITY DEFINER SET search_path = public, pg_temp;

@@ -380,3 +380,32 @@ fn a_case_whose_every_event_the_owner_removed_is_a_break() {
     assert_eq!(found, [(id.as_str(), "every event of the case was removed")]);
     assert_eq!((report.cases, report.events), (2, 1));
 }
+
+#[test]
+fn a_member_cannot_change_a_case_without_its_event_on_the_record() {
+    let team = Team::new();
+    let id = team.case("conv-1");
+    team.open(&team.bia)
+        .record_promise(
+            &id,
+            &skillcase_cases::promises::NewPromise {
+                quote: "We will call you tomorrow.".into(),
+                actor: None,
+                action: Some("call".into()),
+                due_text: Some("tomorrow".into()),
+                due_at: Some("2026-12-02T12:00:00.000Z".into()),
+                turn_id: "turn-1".into(),
+                spans: vec![],
+            },
+        )
+        .unwrap();
+    for silent in [
+        format!("UPDATE cases SET promise_quote = NULL, promise_due_at = NULL WHERE id = '{id}'"),
+        format!("UPDATE cases SET first_reply_at = '2026-12-01T00:00:00.000Z' WHERE id = '{id}'"),
+        format!("UPDATE cases SET assignee = 'Ana Lima' WHERE id = '{id}'"),
+    ] {
+        assert!(refused(team.run_as(&team.ana, &silent)).contains("must come with its event"), "{silent}");
+    }
+    let owed = psql(&team.owner, &format!("SELECT promise_quote FROM cases WHERE id = '{id}'"));
+    assert_eq!(owed, "We will call you tomorrow.");
+}

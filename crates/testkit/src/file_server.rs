@@ -10,8 +10,6 @@ use std::sync::{Arc, Mutex};
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 #[derive(Default)]
@@ -31,34 +29,7 @@ impl FileServer {
     /// Starts an empty server on a free port.
     pub fn start() -> FileServer {
         let shared = Arc::new(Shared::default());
-        let (port_tx, port_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let serving = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-            runtime.block_on(async move {
-                let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
-                port_tx.send(listener.local_addr().unwrap().port()).unwrap();
-                let accept = async {
-                    loop {
-                        let Ok((stream, _)) = listener.accept().await else { continue };
-                        let shared = Arc::clone(&serving);
-                        tokio::spawn(async move {
-                            let service =
-                                hyper::service::service_fn(move |req| answer(Arc::clone(&shared), req));
-                            let _ = hyper::server::conn::http1::Builder::new()
-                                .serve_connection(TokioIo::new(stream), service)
-                                .await;
-                        });
-                    }
-                };
-                tokio::select! {
-                    _ = accept => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        let port = port_rx.recv().expect("the file server starts");
+        let (port, stop) = crate::loopback::serve(Arc::clone(&shared), answer);
         FileServer { port, shared, stop: Some(stop) }
     }
 

@@ -11,6 +11,7 @@ pub mod fake_endpoint;
 pub mod file_server;
 pub mod hostile;
 pub mod http;
+pub mod loopback;
 pub mod mcp_catalog;
 pub mod own_process;
 #[cfg(unix)]

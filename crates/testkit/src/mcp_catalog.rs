@@ -16,9 +16,7 @@ use std::time::Duration;
 use http_body_util::BodyExt;
 use hyper::body::{Bytes, Frame, Incoming};
 use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 /// How the catalog answers one request.
@@ -60,34 +58,7 @@ impl FakeMcpCatalog {
             calls: Mutex::new(Vec::new()),
             endless_sent: Arc::new(AtomicU64::new(0)),
         });
-        let (port_tx, port_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let serving = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-            runtime.block_on(async move {
-                let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
-                port_tx.send(listener.local_addr().unwrap().port()).unwrap();
-                let accept = async {
-                    loop {
-                        let Ok((stream, _)) = listener.accept().await else { continue };
-                        let shared = Arc::clone(&serving);
-                        tokio::spawn(async move {
-                            let service =
-                                hyper::service::service_fn(move |req| respond(Arc::clone(&shared), req));
-                            let _ = hyper::server::conn::http1::Builder::new()
-                                .serve_connection(TokioIo::new(stream), service)
-                                .await;
-                        });
-                    }
-                };
-                tokio::select! {
-                    _ = accept => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        let port = port_rx.recv().expect("the fake catalog starts");
+        let (port, stop) = crate::loopback::serve(Arc::clone(&shared), respond);
         FakeMcpCatalog { port, shared, stop: Some(stop) }
     }
 

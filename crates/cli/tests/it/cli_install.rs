@@ -32,6 +32,17 @@ fn skill_folder(root: &Path) -> PathBuf {
     dir
 }
 
+/// `skillcase install SRC --target TARGET --project PROJECT`, which must succeed.
+fn install(work: &TempDir, src: &Path, target: &str, project: &Path) {
+    skillcase(work)
+        .arg("install")
+        .arg(src)
+        .args(["--target", target, "--project"])
+        .arg(project)
+        .assert()
+        .code(0);
+}
+
 fn project(work: &TempDir) -> PathBuf {
     let dir = work.path().join("project");
     fs::create_dir_all(&dir).unwrap();
@@ -115,13 +126,7 @@ fn verify_lists_added_and_missing_files_and_an_outdated_source_as_json() {
     let work = TempDir::new().unwrap();
     let src = skill_folder(work.path());
     let project = project(&work);
-    skillcase(&work)
-        .arg("install")
-        .arg(&src)
-        .args(["--target", "codex", "--project"])
-        .arg(&project)
-        .assert()
-        .code(0);
+    install(&work, &src, "codex", &project);
     let codex = project.join(".codex/skills/frete");
     fs::remove_file(codex.join("references/tabela.md")).unwrap();
     write(&codex, "notes.md", "mine");
@@ -274,13 +279,7 @@ fn verify_reports_an_installed_folder_grown_past_the_loader_limit_unread() {
     let work = TempDir::new().unwrap();
     let src = skill_folder(work.path());
     let project = project(&work);
-    skillcase(&work)
-        .arg("install")
-        .arg(&src)
-        .args(["--target", "claude", "--project"])
-        .arg(&project)
-        .assert()
-        .code(0);
+    install(&work, &src, "claude", &project);
     plant_sparse_files(&project.join(".claude/skills/frete/assets"));
     let run = skillcase(&work)
         .args(["verify", "--target", "claude", "--format", "json", "--project"])
@@ -385,13 +384,7 @@ fn a_relative_folder_source_in_a_lock_is_found_beside_the_lock_wherever_sync_run
     let project = project(&work);
     let src = project.join("skills/frete");
     write(&src, "SKILL.md", SKILL_MD);
-    skillcase(&work)
-        .arg("install")
-        .arg(&src)
-        .args(["--target", "claude", "--project"])
-        .arg(&project)
-        .assert()
-        .code(0);
+    install(&work, &src, "claude", &project);
     let lock_file = project.join(".claude/skills/skillcase.lock");
     let absolute = src.display().to_string();
     let committed = fs::read_to_string(&lock_file).unwrap().replace(&absolute, "../../skills/frete");
@@ -459,13 +452,7 @@ fn a_link_between_agent_folders_inside_the_project_is_followed() {
     fs::create_dir_all(project.join(".agents")).unwrap();
     std::os::unix::fs::symlink("../.claude/skills", project.join(".agents/skills")).unwrap();
 
-    skillcase(&work)
-        .arg("install")
-        .arg(&src)
-        .args(["--target", "agents", "--project"])
-        .arg(&project)
-        .assert()
-        .code(0);
+    install(&work, &src, "agents", &project);
 
     assert_eq!(listing(&project.join(".claude/skills")), ["frete", "skillcase.lock"]);
     skillcase(&work).args(["verify", "--target", "agents", "--project"]).arg(&project).assert().code(0);

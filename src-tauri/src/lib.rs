@@ -99,6 +99,7 @@ registered![
     settings::settings_set_language,
     settings::settings_set_theme,
     settings::settings_set_calendar,
+    settings::settings_national_holidays,
     settings::settings_set_quiet,
     settings::settings_set_you,
     settings::settings_set_response_targets,

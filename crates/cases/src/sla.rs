@@ -343,7 +343,7 @@ pub fn calendar(sql: &mut dyn Sql) -> Result<Calendar, CasesError> {
 /// is none or it no longer resolves.
 pub fn calendar_from(saved: Option<&str>) -> Calendar {
     let saved: Option<CalendarSettings> = saved.and_then(|text| serde_json::from_str(text).ok());
-    saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::system)
+    saved.and_then(|s| Calendar::from_settings(&s).ok()).unwrap_or_else(Calendar::workspace_default)
 }
 
 /// One of the case settings, as saved (JSON text).

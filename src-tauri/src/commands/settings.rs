@@ -9,7 +9,7 @@ use skillcase_application::domain::cases::endpoint::EndpointInput;
 use skillcase_application::domain::cases::sla::ResponseTargets;
 use skillcase_application::domain::guard::due::CalendarSettings;
 use skillcase_application::domain::skill::policy::Policy;
-use skillcase_application::settings::{QuietSettings, SettingsView, YouSettings};
+use skillcase_application::settings::{NationalHolidays, QuietSettings, SettingsView, YouSettings};
 use tauri::State;
 
 use crate::state::AppState;
@@ -54,6 +54,16 @@ ipc! {
     fn settings_set_calendar(state: State<'_, AppState>, calendar: CalendarSettings) -> SettingsView {
         state.app().set_calendar(calendar).await?;
         settings_get(state).await
+    }
+
+    /// The national holidays a calendar in this zone (`None`: the system's) and country (`None`:
+    /// the zone's) starts with, named, for Settings to show before they are saved.
+    fn settings_national_holidays(
+        _state: State<'_, AppState>,
+        time_zone: Option<String>,
+        country: Option<String>,
+    ) -> NationalHolidays {
+        Ok(skillcase_application::settings::national_holidays(time_zone.as_deref(), country.as_deref())?)
     }
 
     /// Saves the quiet-customer reminder and auto-close delays.

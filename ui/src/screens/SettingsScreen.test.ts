@@ -20,6 +20,24 @@ vi.mock("$lib/bindings/commands", () => ({
   settingsSetApiPort: vi.fn(),
   settingsSetPolicy: vi.fn(),
   settingsSetCalendar: vi.fn(),
+  settingsNationalHolidays: vi.fn(async ({ country }: { country: string | null }) => ({
+    country:
+      country === "US"
+        ? { code: "US", name_en: "United States", name_pt: "Estados Unidos" }
+        : { code: "BR", name_en: "Brazil", name_pt: "Brasil" },
+    from_zone: country === null,
+    holidays:
+      country === "US"
+        ? [{ date: "2026-12-25", name_en: "Christmas Day", name_pt: null }]
+        : [
+            { date: "2026-12-25", name_en: "Christmas Day", name_pt: "Natal" },
+            { date: "2027-01-01", name_en: "Universal Fraternization Day", name_pt: "Confraternização Universal" },
+          ],
+    countries: [
+      { code: "BR", name_en: "Brazil", name_pt: "Brasil" },
+      { code: "US", name_en: "United States", name_pt: "Estados Unidos" },
+    ],
+  })),
   settingsSetQuiet: vi.fn(),
   settingsSetYou: vi.fn(),
   settingsSetLanguage: vi.fn(),
@@ -244,7 +262,7 @@ describe("the settings screen", () => {
     await fireEvent.input(screen.getByLabelText("Time zone"), { target: { value: " America/Sao_Paulo " } });
     await fireEvent.click(screen.getByLabelText("Friday"));
     await fireEvent.click(screen.getByLabelText("Saturday"));
-    await fireEvent.input(screen.getByLabelText("Holidays"), { target: { value: "2026-12-25, 2027-01-01" } });
+    await fireEvent.input(screen.getByLabelText("Other days off"), { target: { value: "2026-12-24, 2026-12-31" } });
     await fireEvent.click(screen.getByTestId("calendar-save"));
     expect(mocked.settingsSetCalendar).toHaveBeenCalledWith({
       calendar: {
@@ -252,9 +270,49 @@ describe("the settings screen", () => {
         working_days: ["monday", "tuesday", "wednesday", "thursday", "saturday"],
         opens: "09:00",
         closes: "18:00",
-        holidays: ["2026-12-25", "2027-01-01"],
+        holidays: ["2026-12-24", "2026-12-31"],
+        national_holidays: true,
+        country: null,
+        working_holidays: [],
       },
     });
+  });
+
+  it("lists the zone's national holidays by name and sends the ones unticked as worked", async () => {
+    mocked.settingsSetCalendar.mockResolvedValue(view());
+    await renderLoaded();
+    const list = await screen.findByTestId("national-holidays");
+    expect(within(list).getByText("Christmas Day")).toBeTruthy();
+    expect((screen.getByTestId("calendar-country") as HTMLSelectElement).selectedOptions[0].textContent?.trim()).toBe(
+      "The time zone's country (Brazil)",
+    );
+    await fireEvent.click(list.querySelector('input[data-date="2027-01-01"]')!);
+    await fireEvent.click(screen.getByTestId("calendar-save"));
+    expect(mocked.settingsSetCalendar.mock.calls[0][0].calendar).toMatchObject({
+      national_holidays: true,
+      country: null,
+      working_holidays: ["2027-01-01"],
+    });
+  });
+
+  it("sends a chosen country, and none when national holidays are turned off", async () => {
+    mocked.settingsSetCalendar.mockResolvedValue(view());
+    await renderLoaded();
+    await screen.findByTestId("national-holidays");
+    await fireEvent.change(screen.getByTestId("calendar-country"), { target: { value: "US" } });
+    await fireEvent.click(screen.getByTestId("calendar-save"));
+    expect(mocked.settingsSetCalendar.mock.calls[0][0].calendar).toMatchObject({ national_holidays: true, country: "US" });
+    await fireEvent.change(screen.getByTestId("calendar-country"), { target: { value: "none" } });
+    await fireEvent.click(screen.getByTestId("calendar-save"));
+    expect(mocked.settingsSetCalendar.mock.calls[1][0].calendar).toMatchObject({ national_holidays: false, country: null });
+  });
+
+  it("names the national holidays in Portuguese", async () => {
+    setLocale("pt-BR");
+    await renderLoadedInPortuguese();
+    const list = await screen.findByTestId("national-holidays");
+    expect(within(list).getByText("Natal")).toBeTruthy();
+    expect(within(list).getByText("Confraternização Universal")).toBeTruthy();
   });
 
   it("puts an unknown time zone's refusal next to the zone field, in Portuguese too", async () => {

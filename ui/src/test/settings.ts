@@ -19,7 +19,7 @@ export function aSettingsView(overrides: Partial<SettingsView> = {}, workspace: 
       },
       language: "system",
       theme: "system",
-      calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [] },
+      calendar: { time_zone: null, working_days: ["monday", "tuesday", "wednesday", "thursday", "friday"], opens: "09:00", closes: "18:00", holidays: [], national_holidays: true, country: null, working_holidays: [] },
       quiet: { remind: false, remind_after_minutes: 1440, close: false, close_after_minutes: 4320 },
       you: { name: "", email: "" },
       response_targets: { first_reply_minutes: null, resolution_minutes: null },

@@ -25,7 +25,7 @@ use ts_rs::TS;
 
 pub use api_port::{api_port, check_api_port, set_api_port, startup_api_port};
 pub use appearance::{language, set_language, set_theme, theme, Language, Theme};
-pub use calendar::{calendar, calendar_settings, set_calendar};
+pub use calendar::{calendar, calendar_settings, national_holidays, set_calendar, NationalHolidays};
 pub use error::SettingsError;
 pub use policy::{checked_policy, policy, set_policy};
 pub use quiet::{quiet_settings, set_quiet_settings, QuietSettings};

@@ -1,6 +1,7 @@
 //! The workspace's business calendar: its time zone, working days, opening hours and holidays.
 //! A promise's due time depends on it — "tomorrow" ends at tomorrow's close, "3 business days"
-//! skips the weekend and the holidays — so it is a setting, not a constant.
+//! skips the weekend and the holidays — so it is a setting, not a constant. It starts with the
+//! national holidays of the country its time zone belongs to (see [`super::holidays`]).
 
 use std::collections::BTreeSet;
 
@@ -10,6 +11,7 @@ use jiff::{SignedDuration, ZonedDateTime};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::holidays::{country_of_zone, is_known_country, national_dates};
 use super::meaning::Weekday;
 
 /// How far ahead the calendar looks for a business day before it gives up (a calendar whose
@@ -29,8 +31,22 @@ pub struct CalendarSettings {
     pub opens: String,
     /// Closing time, `HH:MM` (default `18:00`).
     pub closes: String,
-    /// Days off, `YYYY-MM-DD`.
+    /// The business's own days off besides the national holidays, `YYYY-MM-DD`.
     pub holidays: Vec<String>,
+    /// Whether the national public holidays are days off (default yes).
+    #[serde(default = "yes")]
+    pub national_holidays: bool,
+    /// The ISO 3166 code of the country whose national holidays count (`BR`); `None` for the
+    /// country of the time zone.
+    #[serde(default)]
+    pub country: Option<String>,
+    /// National holidays the business works anyway, `YYYY-MM-DD`.
+    #[serde(default)]
+    pub working_holidays: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for CalendarSettings {
@@ -41,6 +57,9 @@ impl Default for CalendarSettings {
             opens: "09:00".into(),
             closes: "18:00".into(),
             holidays: Vec::new(),
+            national_holidays: true,
+            country: None,
+            working_holidays: Vec::new(),
         }
     }
 }
@@ -61,6 +80,8 @@ pub enum CalendarError {
     ClosesBeforeOpening,
     /// No working days: no promise could ever be kept on a business day.
     NoWorkingDays,
+    /// The country code is not one whose holidays Skillcase knows.
+    UnknownCountry(String),
 }
 
 impl std::fmt::Display for CalendarError {
@@ -73,6 +94,9 @@ impl std::fmt::Display for CalendarError {
                 write!(f, "the closing time must be after the opening time")
             }
             CalendarError::NoWorkingDays => write!(f, "at least one working day is needed"),
+            CalendarError::UnknownCountry(code) => {
+                write!(f, "{code:?} is not a country whose national holidays Skillcase knows")
+            }
         }
     }
 }
@@ -87,6 +111,7 @@ pub struct Calendar {
     opens: Time,
     closes: Time,
     holidays: BTreeSet<Date>,
+    country: Option<String>,
 }
 
 impl Calendar {
@@ -102,15 +127,22 @@ impl Calendar {
             opens: Time::constant(9, 0, 0, 0),
             closes: Time::constant(18, 0, 0, 0),
             holidays: BTreeSet::new(),
+            country: None,
         }
     }
 
-    /// The default calendar in the system's time zone (the workspace setting's default).
+    /// The workspace default: the system's zone, Monday to Friday, 09:00 to 18:00, and the national
+    /// holidays of the zone's country (none when the zone belongs to no known country).
+    pub fn workspace_default() -> Calendar {
+        Calendar::from_settings(&CalendarSettings::default()).unwrap_or_else(|_| Calendar::system())
+    }
+
+    /// The default calendar in the system's time zone, without holidays.
     pub fn system() -> Calendar {
         Calendar::new(TimeZone::system())
     }
 
-    /// The default calendar in the zone named by an IANA id (`America/Sao_Paulo`).
+    /// The default calendar in the zone named by an IANA id (`America/Sao_Paulo`), without holidays.
     pub fn named(iana_id: &str) -> Result<Calendar, CalendarError> {
         let zone = TimeZone::get(iana_id).map_err(|_| CalendarError::UnknownTimeZone(iana_id.to_string()))?;
         Ok(Calendar::new(zone))
@@ -122,15 +154,41 @@ impl Calendar {
             Some(id) => Calendar::named(id)?,
             None => Calendar::system(),
         };
-        let holidays = settings
-            .holidays
-            .iter()
-            .map(|d| d.trim().parse::<Date>().map_err(|_| CalendarError::BadDate(d.clone())))
-            .collect::<Result<Vec<_>, _>>()?;
-        calendar
+        let holidays = parse_dates(&settings.holidays)?;
+        let working = parse_dates(&settings.working_holidays)?;
+        let country = match settings.country.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            Some(code) => {
+                let code = code.to_ascii_uppercase();
+                if !is_known_country(&code) {
+                    return Err(CalendarError::UnknownCountry(code));
+                }
+                Some(code)
+            }
+            None => calendar.time_zone.iana_name().and_then(country_of_zone).map(str::to_string),
+        };
+        let national = match (&country, settings.national_holidays) {
+            (Some(code), true) => national_dates(code),
+            _ => Vec::new(),
+        };
+        let mut calendar = calendar
             .with_working_days(&settings.working_days)?
-            .with_hours(parse_time(&settings.opens)?, parse_time(&settings.closes)?)
-            .map(|c| c.with_holidays(holidays))
+            .with_hours(parse_time(&settings.opens)?, parse_time(&settings.closes)?)?
+            .with_holidays(national.into_iter().filter(|d| !working.contains(d)))
+            .with_holidays(holidays);
+        calendar.country = country;
+        Ok(calendar)
+    }
+
+    /// The country whose conventions the calendar follows (its national holidays, and the order of
+    /// a numeric date's parts: month first in the United States), when known.
+    pub fn country(&self) -> Option<&str> {
+        self.country.as_deref()
+    }
+
+    /// The same calendar following `code`'s conventions, without adding its holidays.
+    pub fn in_country(mut self, code: &str) -> Calendar {
+        self.country = Some(code.to_string());
+        self
     }
 
     /// The same calendar working on `days` instead.
@@ -305,6 +363,10 @@ fn index(day: Weekday) -> usize {
         Weekday::Saturday => 5,
         Weekday::Sunday => 6,
     }
+}
+
+fn parse_dates(dates: &[String]) -> Result<Vec<Date>, CalendarError> {
+    dates.iter().map(|d| d.trim().parse::<Date>().map_err(|_| CalendarError::BadDate(d.clone()))).collect()
 }
 
 fn parse_time(text: &str) -> Result<Time, CalendarError> {

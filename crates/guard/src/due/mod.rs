@@ -74,6 +74,7 @@
 //! "tarde" alone is "late". The rules for each are in `parse.rs`.
 
 mod calendar;
+pub mod holidays;
 mod meaning;
 mod parse;
 mod resolve;

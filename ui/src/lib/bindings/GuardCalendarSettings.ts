@@ -23,6 +23,19 @@ opens: string,
  */
 closes: string, 
 /**
- * Days off, `YYYY-MM-DD`.
+ * The business's own days off besides the national holidays, `YYYY-MM-DD`.
  */
-holidays: Array<string>, };
+holidays: Array<string>, 
+/**
+ * Whether the national public holidays are days off (default yes).
+ */
+national_holidays: boolean, 
+/**
+ * The ISO 3166 code of the country whose national holidays count (`BR`); `None` for the
+ * country of the time zone.
+ */
+country: string | null, 
+/**
+ * National holidays the business works anyway, `YYYY-MM-DD`.
+ */
+working_holidays: Array<string>, };

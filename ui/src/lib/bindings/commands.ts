@@ -31,6 +31,7 @@ import type { InstallTarget } from "./InstallTarget";
 import type { MatchOutcome } from "./MatchOutcome";
 import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
+import type { NationalHolidays } from "./NationalHolidays";
 import type { NewCatalog } from "./NewCatalog";
 import type { OutboxStatus } from "./OutboxStatus";
 import type { PickFilter } from "./PickFilter";
@@ -366,6 +367,14 @@ export function settingsGenerateSecret(): Promise<string> {
  */
 export function settingsGet(): Promise<SettingsView> {
   return call<SettingsView>("settings_get");
+}
+
+/**
+ * The national holidays a calendar in this zone (`None`: the system's) and country (`None`:
+ * the zone's) starts with, named, for Settings to show before they are saved.
+ */
+export function settingsNationalHolidays(args: { timeZone: string | null; country: string | null }): Promise<NationalHolidays> {
+  return call<NationalHolidays>("settings_national_holidays", args);
 }
 
 /**

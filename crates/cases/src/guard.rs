@@ -18,7 +18,7 @@ use crate::reason::HandoverReason;
 use crate::repository::{CasesRepository, Veto, VetoCount};
 use crate::CasesError;
 use skillcase_common::error::Coded;
-use skillcase_guard::due::{due_near, Calendar};
+use skillcase_guard::due::{due_for, Calendar};
 use skillcase_guard::{detect, Detection, Language, Span, SpanRole};
 
 use crate::promises::NewPromise;
@@ -212,7 +212,7 @@ fn promise_of(req: &BeforeSend, found: &Detection, calendar: &Calendar) -> NewPr
         (!parts.is_empty()).then(|| parts.join(" "))
     };
     let now = jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone());
-    let due = due_near(&req.message, &quote, &now, calendar);
+    let due = due_for(&req.message, found, &now, calendar);
     NewPromise {
         spans: spans_in_quote(&req.message, &quote, &found.spans),
         actor: found.spans.iter().find(|s| s.role == SpanRole::Actor).map(|s| s.text.clone()),

@@ -17,7 +17,7 @@ fn day(day: Day, time: DayTime) -> Meaning {
 }
 
 fn weekday(weekday: Weekday) -> Day {
-    Day::Weekday { weekday, next_week: false }
+    Day::Weekday { weekday, week: WeekOf::Coming }
 }
 
 fn within(amount: u32, unit: Unit) -> Meaning {
@@ -438,7 +438,7 @@ fn by_fri_is_friday() {
 fn next_tuesday_is_the_tuesday_of_next_week() {
     assert_eq!(
         one("We'll call next tuesday."),
-        ("next tuesday".into(), day(Day::Weekday { weekday: Weekday::Tuesday, next_week: true }, Close))
+        ("next tuesday".into(), day(Day::Weekday { weekday: Weekday::Tuesday, week: WeekOf::Next }, Close))
     );
 }
 

@@ -53,6 +53,55 @@ pub enum Meaning {
         /// This month or the next.
         month: Relative,
     },
+    /// A named day of the year: "antes do Natal", "after Thanksgiving", "no Réveillon", "by the
+    /// end of the year".
+    Named {
+        /// Which day.
+        day: NamedDay,
+        /// On it, before it or after it.
+        relation: Relation,
+    },
+}
+
+/// A day of the year people name instead of dating: holidays, their eves, the end of the year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "GuardNamedDay")]
+pub enum NamedDay {
+    /// 24 December: "Christmas Eve", "véspera de Natal".
+    ChristmasEve,
+    /// 25 December: "Christmas", "Natal"; also "the holidays", "as festas de fim de ano".
+    Christmas,
+    /// 31 December: "New Year's Eve", "Réveillon".
+    NewYearsEve,
+    /// 1 January: "New Year", "Ano Novo".
+    NewYear,
+    /// The last day of the year: "the end of the year", "o fim do ano".
+    YearEnd,
+    /// The fourth Thursday of November (United States).
+    Thanksgiving,
+    /// The Friday after Thanksgiving.
+    BlackFriday,
+    /// Carnival's Monday and Tuesday, 48 and 47 days before Easter.
+    Carnival,
+    /// Easter Sunday, "Páscoa".
+    Easter,
+    /// The Friday before Easter, "Sexta-feira Santa".
+    GoodFriday,
+}
+
+/// How a promise stands to a named day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "GuardRelation")]
+pub enum Relation {
+    /// "on Christmas", "no Natal": that day, taken at its word.
+    On,
+    /// "before Christmas", "até o Ano Novo", "by the end of the year": the last business day before
+    /// it (the end of the year itself being a day to work).
+    Before,
+    /// "after Christmas", "depois do Carnaval": the first business day after it.
+    After,
 }
 
 /// The unit of a [`Meaning::Within`].
@@ -98,17 +147,27 @@ pub enum Day {
     DayAfterTomorrow,
     /// The next morning the business is open: "first thing".
     NextBusinessDay,
-    /// A day of the week: "segunda", "on Monday", "até sexta", "next tuesday".
+    /// A day of the week: "segunda", "on Monday", "até sexta", "next tuesday", "5ª-feira".
     Weekday {
         /// Which day.
         weekday: Weekday,
-        /// English "next Tuesday": the Tuesday of next week, not the coming one.
-        next_week: bool,
+        /// Which week it falls in.
+        week: WeekOf,
     },
     /// A day of the month without a month: "dia 15", "by the 28th".
     DayOfMonth {
         /// 1 to 31.
         day: u8,
+    },
+    /// A numeric date whose parts could be either day or month ("2/3", "10/12"): day first, but
+    /// month first in a calendar of the United States.
+    NumericDate {
+        /// The first number written, 1 to 12.
+        first: u8,
+        /// The second number written, 1 to 12.
+        second: u8,
+        /// When written ("2/3/2027").
+        year: Option<i16>,
     },
     /// A calendar date: "15/12", "Dec 15", "14 de novembro".
     Date {
@@ -119,6 +178,21 @@ pub enum Day {
         /// When written ("15/12/2025").
         year: Option<i16>,
     },
+}
+
+/// Which week a named weekday falls in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, rename = "GuardWeekOf")]
+pub enum WeekOf {
+    /// "on Friday", "na sexta", "the coming Friday", "na próxima sexta": the next such day, a week
+    /// ahead when said on that day.
+    Coming,
+    /// "this Friday", "nesta sexta": this week's (Monday to Sunday); today when said on that day;
+    /// the next such day once this week's has gone by.
+    This,
+    /// "next Friday", "sexta que vem", "Friday next week", "sexta da semana que vem": next week's.
+    Next,
 }
 
 /// When in a day.

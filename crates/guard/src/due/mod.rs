@@ -76,6 +76,7 @@
 mod calendar;
 pub mod holidays;
 mod meaning;
+mod named;
 mod parse;
 mod resolve;
 mod text;
@@ -84,6 +85,8 @@ mod text;
 mod business_time_tests;
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod expressions_tests;
 #[cfg(test)]
 mod find_tests;
 #[cfg(test)]
@@ -94,7 +97,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use calendar::{Calendar, CalendarError, CalendarSettings};
-pub use meaning::{Day, DayTime, Meaning, Relative, TimeExpression, Unit, Weekday};
+pub use meaning::{Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday};
 
 /// Every time expression in `message`, in the order written, none overlapping; each with its
 /// span in characters of `message` and its text as written, so the ledger can quote it.
@@ -144,9 +147,7 @@ impl Due {
 /// time expression that resolves. Prefer [`due_near`] with the detector's evidence, which picks
 /// the promise's own time more often (figures in the module doc).
 pub fn due(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Option<Due> {
-    find(message)
-        .into_iter()
-        .find_map(|expression| resolve(&expression, now, calendar).map(|at| Due { expression, at }))
+    resolved(message, now, calendar).into_iter().next().map(|(expression, at)| Due { expression, at })
 }
 
 /// The due time of the promise in `message` whose words are `evidence` (the detector's
@@ -155,11 +156,58 @@ pub fn due(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Option<Du
 /// the order shipped, the opening hours, the appointment — and the promise's own is the one
 /// beside it (see `corpus_tests.rs` for how often each choice is right).
 pub fn due_near(message: &str, evidence: &str, now: &ZonedDateTime, calendar: &Calendar) -> Option<Due> {
-    let found: Vec<(TimeExpression, ZonedDateTime)> =
-        find(message).into_iter().filter_map(|e| resolve(&e, now, calendar).map(|at| (e, at))).collect();
+    let found = resolved(message, now, calendar);
     let expressions: Vec<TimeExpression> = found.iter().map(|(e, _)| e.clone()).collect();
     let chosen = nearest(&expressions, message, evidence).or(expressions.first())?;
     found.into_iter().find(|(e, _)| e == chosen).map(|(expression, at)| Due { expression, at })
+}
+
+/// The due time of the promise the detector found in `message`: the time expression in the same
+/// sentence as the promise's action ("te liga", "will mail") and nearest to it, else the one
+/// nearest its evidence ([`due_near`]). A sentence often holds two times — "the office closes at
+/// noon today, so an adjuster will call you after Thanksgiving" — and the promise's own is the one
+/// beside its verb.
+pub fn due_for(
+    message: &str,
+    found: &crate::Detection,
+    now: &ZonedDateTime,
+    calendar: &Calendar,
+) -> Option<Due> {
+    let evidence = found.evidence.clone().unwrap_or_else(|| message.trim().to_string());
+    let in_evidence = |span: &&crate::Span| {
+        message.find(evidence.as_str()).is_some_and(|byte| {
+            let start = message[..byte].chars().count();
+            span.start >= start && span.end <= start + evidence.chars().count()
+        })
+    };
+    let action = found.spans.iter().filter(|s| s.role == crate::SpanRole::Action).find(in_evidence);
+    let Some(action) = action else { return due_near(message, &evidence, now, calendar) };
+    let found = resolved(message, now, calendar);
+    let expressions: Vec<TimeExpression> = found.iter().map(|(e, _)| e.clone()).collect();
+    let chosen = nearest_span(&expressions, message, action.start, action.end)
+        .or_else(|| nearest(&expressions, message, &evidence))
+        .or(expressions.first())?;
+    found.into_iter().find(|(e, _)| e == chosen).map(|(expression, at)| Due { expression, at })
+}
+
+/// The expressions that resolve, without the dates that have just gone by when anything else is
+/// left: "venceu dia 25 de novembro" said on 1 December resolves to next November, and is the
+/// context of the promise, not its time.
+fn resolved(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Vec<(TimeExpression, ZonedDateTime)> {
+    let all: Vec<(TimeExpression, ZonedDateTime)> =
+        find(message).into_iter().filter_map(|e| resolve(&e, now, calendar).map(|at| (e, at))).collect();
+    let gone_by = |(e, at): &(TimeExpression, ZonedDateTime)| {
+        let dated = matches!(
+            e.meaning,
+            Meaning::Day { day: Day::Date { year: None, .. } | Day::NumericDate { year: None, .. }, .. }
+        );
+        dated && now.duration_until(at).as_hours() > 300 * 24
+    };
+    if all.iter().any(|f| !gone_by(f)) {
+        all.into_iter().filter(|f| !gone_by(f)).collect()
+    } else {
+        all
+    }
 }
 
 /// The expression in the same sentence as `evidence` and nearest to it, if `evidence` occurs in
@@ -175,17 +223,61 @@ pub(crate) fn nearest<'a>(
     let byte = message.find(evidence)?;
     let start = message[..byte].chars().count();
     let end = start + evidence.chars().count();
-    let sentence = |at: usize| -> usize {
-        message.chars().take(at).filter(|c| matches!(c, '.' | '!' | '?' | ';' | '\n')).count()
-    };
+    nearest_span(expressions, message, start, end)
+}
+
+/// The expression in the same sentence as the characters `start..end` of `message` and nearest
+/// to them.
+fn nearest_span<'a>(
+    expressions: &'a [TimeExpression],
+    message: &str,
+    start: usize,
+    end: usize,
+) -> Option<&'a TimeExpression> {
+    let breaks = sentence_breaks(message);
+    let sentence = |at: usize| breaks.iter().filter(|&&b| b < at).count();
     let own = sentence(start);
+    // A promise's time usually follows its verb ("te liga amanhã", "will mail it on the 15th"); one
+    // before it at the same distance is more often the context ("venceu dia 25, mas … até as 14h").
     expressions.iter().filter(|e| sentence(e.start) == own).min_by_key(|e| {
         if e.start >= end {
-            e.start - end
+            2 * (e.start - end)
         } else {
-            start.saturating_sub(e.end)
+            3 * start.saturating_sub(e.end) + 1
         }
     })
+}
+
+/// Where the sentences of `message` end, in characters: at `.`, `!`, `?`, `;` and line breaks,
+/// but not at the dot of a title ("Dr. Marcos", "Sra. Lúcia") or inside a number or a time.
+fn sentence_breaks(message: &str) -> Vec<usize> {
+    const TITLES: &[&str] =
+        &["dr", "dra", "sr", "sra", "srta", "mr", "mrs", "ms", "prof", "profa", "st", "av", "eng", "no", "n"];
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = Vec::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let is_break = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => {
+                let word: String = chars[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.is_alphanumeric())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect::<String>()
+                    .to_lowercase();
+                let next_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+                !next_digit && !TITLES.contains(&word.as_str())
+            }
+            _ => false,
+        };
+        if is_break {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// How far a due time is, rounded to whole minutes.

@@ -11,7 +11,7 @@
 //! abbreviations that are words ("sat", "sun", "ter", "sex"), bare hours ("by 4" but not "4
 //! items"), parts of the day in greetings ("boa tarde", "good morning") and "tarde" meaning late.
 
-use super::meaning::{Day, DayTime, Meaning, Relative, TimeExpression, Unit, Weekday};
+use super::meaning::{Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday};
 use super::text::{tokenize, Kind, Token};
 
 /// Every time expression in `message`, in order, none overlapping.
@@ -69,7 +69,7 @@ const LEADS: &[&str] = &[
 ];
 
 /// Words that may sit between the parts of one day phrase.
-const CONNECTORS: &str = ",|on|the|of|in|do|da|de|no|na|pela|pelo|em|a|at|-";
+const CONNECTORS: &str = ",|on|the|of|in|do|da|de|no|na|pela|pelo|em|a|at|-|(";
 
 /// Nouns after which "segunda", "quinta"… are ordinals, not weekdays.
 const ORDINAL_NOUNS: &[&str] = &[
@@ -240,6 +240,7 @@ impl<'a> Parser<'a> {
         };
         consider(self.within(i));
         consider(self.soon(i));
+        consider(self.named(i));
         let mut starts = vec![i];
         starts.extend(LEADS.iter().filter_map(|p| self.pat(i, p)).filter(|&e| e > i));
         for s in starts {
@@ -329,7 +330,9 @@ impl<'a> Parser<'a> {
             if next {
                 // "in the next hour" is one; "nos próximos dias" is a few.
                 if let Some((unit, e)) = self.unit(lead) {
-                    let singular = self.pat(lead, "hour|hr|day|week|wk|month|hora|dia|semana|mes").is_some();
+                    let singular = self
+                        .any(lead, &["hour|hr|day|week|wk|month|hora|dia|semana|mes", "business|working|work|biz day"])
+                        .is_some();
                     keep(Some((
                         Meaning::Within { amount: if singular { 1 } else { 3 }, unit },
                         self.duration_tail(e),
@@ -385,12 +388,12 @@ impl<'a> Parser<'a> {
     fn duration_leads(&self, i: usize) -> Vec<(usize, bool)> {
         let mut out = Vec::new();
         let hedges = "about|around|approximately|approx|roughly|like|just|under|max|maybe|~";
-        for p in ["in|within|inside", "in|within|inside less than"] {
+        for p in ["in|within|inside", "in|within|inside less than", "allow? up to", "allow|takes|take", "allow|takes|take up to"] {
             if let Some(e) = self.pat(i, p) {
                 out.push((self.pat(e, hedges).unwrap_or(e), false));
             }
         }
-        for p in ["in|within|inside|over the? next|coming", "the next|coming"] {
+        for p in ["in|within|inside the? next|coming", "over the next|coming", "the next|coming"] {
             if let Some(e) = self.pat(i, p) {
                 out.push((self.pat(e, hedges).unwrap_or(e), true));
             }
@@ -428,6 +431,14 @@ impl<'a> Parser<'a> {
         }
         if let Some(e) = self.any(i, &["nos|nas proximos|proximas", "dentro dos|das proximos|proximas"]) {
             out.push((e, true));
+        }
+        // "no próximo dia útil", "on the next business day", "the following working day".
+        if let Some(e) =
+            self.any(i, &["no|o|ate o? proximo|prox", "proximo|prox", "on|by|until the? next|following", "the following"])
+        {
+            if self.any(e, &["dia util", "business|working|work|biz day"]).is_some() {
+                out.push((e, true));
+            }
         }
         out
     }
@@ -557,7 +568,7 @@ impl<'a> Parser<'a> {
 
     /// A unit of time, with its business qualifier ("working days", "dias úteis").
     fn unit(&self, i: usize) -> Option<(Unit, usize)> {
-        if let Some(e) = self.pat(i, "business|working|work|school|banking|bank|wkg days|day") {
+        if let Some(e) = self.pat(i, "business|working|work|school|banking|bank|wkg|biz days|day") {
             return Some((Unit::BusinessDays, e));
         }
         if let Some(e) = self.pat(i, "dia|dias uteis|util") {
@@ -572,6 +583,98 @@ impl<'a> Parser<'a> {
             .or_else(|| single("day|days|dia|dias|dys", Unit::Days))
             .or_else(|| single("week|weeks|wk|wks|semana|semanas", Unit::Weeks))
             .or_else(|| single("month|months|mes|meses", Unit::Months))
+    }
+
+    // ---- named days ----
+
+    /// "antes do Natal", "before Christmas", "até o Ano Novo", "after Thanksgiving", "no
+    /// Réveillon", "by the end of the year", "depois do Carnaval": a lead is required, so a
+    /// holiday merely mentioned ("the Christmas sale") is not a due time.
+    fn named(&self, i: usize) -> Option<(Meaning, usize)> {
+        use Relation::*;
+        let leads: &[(&str, Relation)] = &[
+            ("before|b4|by|until|till|til|untill", Before),
+            ("prior|previous to", Before),
+            ("ahead of", Before),
+            ("no|not later than", Before),
+            ("antes|ate de|do|da|das|o|a|as", Before),
+            ("ate no maximo o|a", Before),
+            ("after|following", After),
+            ("depois|dps|apos de|do|da|das|o|a|as", After),
+            ("on|at", On),
+            ("no|na|em|pro|pra", On),
+        ];
+        let mut best: Option<(Meaning, usize)> = None;
+        for &(lead, relation) in leads {
+            let Some(start) = self.pat(i, lead) else { continue };
+            let Some((day, end)) = self.named_day(start, relation) else { continue };
+            // "na Black Friday do ano passado", "after Christmas last year": gone by.
+            if self.any(end, &["do|de ano passado|retrasado", "last year", "passado|passada"]).is_some() {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| end > b.1) {
+                best = Some((Meaning::Named { day, relation }, end));
+            }
+        }
+        best
+    }
+
+    /// The name of a day of the year at `i`.
+    fn named_day(&self, i: usize, relation: Relation) -> Option<(NamedDay, usize)> {
+        use NamedDay::*;
+        let names: &[(&str, NamedDay)] = &[
+            ("the? christmas|xmas eve", ChristmasEve),
+            ("the? eve of christmas|xmas", ChristmasEve),
+            ("a? vespera de|do natal", ChristmasEve),
+            ("the? christmas|xmas day?", Christmas),
+            ("o? dia de natal", Christmas),
+            ("o? natal", Christmas),
+            ("the? new year|years '? s? eve", NewYearsEve),
+            ("nye", NewYearsEve),
+            ("o? reveillon|reveion", NewYearsEve),
+            ("a? virada do ano", NewYearsEve),
+            ("a? vespera de|do ano novo", NewYearsEve),
+            ("the? new year|years '? s? day?", NewYear),
+            ("o? ano novo", NewYear),
+            ("o? primeiro dia do ano", NewYear),
+            ("the? end of the? year", YearEnd),
+            ("the? year -? end", YearEnd),
+            ("eoy", YearEnd),
+            ("o|a? fim|final do|de ano", YearEnd),
+            ("o? encerramento do ano", YearEnd),
+            ("thanksgiving day?", Thanksgiving),
+            ("o? dia de acao de gracas", Thanksgiving),
+            ("black friday", BlackFriday),
+            ("o? carnaval", Carnival),
+            ("carnival", Carnival),
+            ("easter sunday?", Easter),
+            ("a? pascoa", Easter),
+            ("o? domingo de pascoa", Easter),
+            ("good friday", GoodFriday),
+            ("a? sexta -? feira santa", GoodFriday),
+            ("a? sexta -? feira da paixao", GoodFriday),
+            ("a? sexta santa", GoodFriday),
+        ];
+        // "the holidays" and "as festas" are Christmas only before or after them ("until the
+        // holidays", "depois das festas"), not as a day to be on.
+        let seasons: &[&str] =
+            &["the holidays|hols", "the holiday season", "as? festas de fim|final de|do ano", "as? festas"];
+        let mut best: Option<(NamedDay, usize)> = None;
+        for &(pattern, day) in names {
+            if let Some(e) = self.pat(i, pattern) {
+                if best.is_none_or(|b| e > b.1) {
+                    best = Some((day, e));
+                }
+            }
+        }
+        if relation != Relation::On {
+            if let Some(e) = self.any(i, seasons) {
+                if best.is_none_or(|b| e > b.1) {
+                    best = Some((Christmas, e));
+                }
+            }
+        }
+        best
     }
 
     // ---- weeks and months ----
@@ -596,13 +699,13 @@ impl<'a> Parser<'a> {
         if let Some(e) = self.pat(j, "this|esta|essa|nesta|nessa|desta|dessa") {
             which = Some(Relative::This);
             j = e;
-        } else if let Some(e) = self.pat(j, "this? next|coming|proxima") {
+        } else if let Some(e) = self.pat(j, "this? next|nxt|coming|proxima|prox") {
             which = Some(Relative::Next);
             j = e;
         } else if end_of && self.text(j) != Some("semana") {
             which = Some(Relative::This); // "the end of the week"
         }
-        let e = self.pat(j, "week|wk|semana")?;
+        let e = self.pat(j, "week|wk|semana|sem")?;
         let mut end = e;
         if let Some(e2) = self.pat(end, "que|q vem") {
             which = Some(Relative::Next);
@@ -667,8 +770,11 @@ impl<'a> Parser<'a> {
                 }
             }
             for s in starts {
-                if day.is_none() || implied {
-                    if let Some((d, e)) = self.day(s, led || !first) {
+                // A date after a weekday wins: "quinta que vem, dia 10", "Friday the 10th".
+                let weekday_so_far = !implied && matches!(day, Some(Day::Weekday { .. }));
+                if day.is_none() || implied || weekday_so_far {
+                    let found = self.day(s, led || !first).filter(|(d, _)| !weekday_so_far || is_date(d));
+                    if let Some((d, e)) = found {
                         day = Some(d);
                         implied = false;
                         j = e;
@@ -724,34 +830,48 @@ impl<'a> Parser<'a> {
 
     fn weekday(&self, i: usize, context: bool) -> Option<(Day, usize)> {
         let mut j = i;
-        let mut next_week = false;
+        let mut week = WeekOf::Coming;
         let mut modified = false;
-        if let Some(e) = self.pat(i, "this? next") {
-            next_week = true;
+        if let Some(e) = self.pat(i, "this? next|nxt") {
+            week = WeekOf::Next;
             modified = true;
             j = e;
-        } else if let Some(e) = self.any(
-            i,
-            &[
-                "this coming?",
-                "coming",
-                "a|na|no|da|do? proxima|proximo",
-                "nesta|nessa|esta|essa|desta|dessa|neste|nesse|este|esse",
-            ],
-        ) {
+        } else if let Some(e) = self.any(i, &["this|the coming", "coming", "a|na|no|da|do? proxima|proximo|prox"]) {
+            modified = true;
+            j = e;
+        } else if let Some(e) = self.pat(i, "this|nesta|nessa|esta|essa|desta|dessa|neste|nesse|este|esse") {
+            week = WeekOf::This;
             modified = true;
             j = e;
         }
-        let (weekday, strength) = weekday_name(self.text(j)?)?;
-        let mut end = j + 1;
+        let (weekday, strength, mut end) = self.weekday_word(j)?;
         let mut feira = false;
-        if let Some(e) = self.pat(end, "-? feira|fra") {
+        if let Some(e) = self.pat(end, "-? feira|fra|fr") {
             end = e;
             feira = true;
         }
-        if let Some(e) = self.pat(end, "que|q vem") {
+        // Said of the past: "last Tuesday", "sexta passada", "Sunday's outage"; and days that are
+        // names of their own: "Black Friday", "Cyber Monday".
+        if (j > 0 && self.pat(j - 1, "last|past|passada|passado|black|cyber").is_some())
+            || self.pat(end, "passada|passado|retrasada|' s|last").is_some()
+        {
+            return None;
+        }
+        // Next week's: "sexta que vem", "Tuesday next week", "sexta da semana que vem", "na
+        // sexta-feira da próxima semana".
+        if let Some(e) = self.any(
+            end,
+            &[
+                "que|q vem",
+                ",? next|nxt week|wk",
+                ",? of next week",
+                "da|na|dessa semana|sem que|q vem",
+                "da|na proxima|prox semana|sem",
+            ],
+        ) {
             end = e;
             modified = true;
+            week = WeekOf::Next;
         }
         let before = if j > 0 { self.text(j - 1) } else { None };
         let temporal_before = before.is_some_and(|b| {
@@ -853,7 +973,28 @@ impl<'a> Parser<'a> {
         if !ok {
             return None;
         }
-        Some((Day::Weekday { weekday, next_week }, end))
+        Some((Day::Weekday { weekday, week }, end))
+    }
+
+    /// A weekday's name at `j` ("sexta", "fri", "sxta") or its Portuguese ordinal ("5ª", "6a"),
+    /// with its strength and where it ends.
+    fn weekday_word(&self, j: usize) -> Option<(Weekday, Strength, usize)> {
+        if let Some(n) = self.number(j).filter(|_| self.t[j].text.len() == 1) {
+            if self.glued(j + 1) && self.pat(j + 1, "o|a").is_some() {
+                let weekday = match n {
+                    2 => Weekday::Monday,
+                    3 => Weekday::Tuesday,
+                    4 => Weekday::Wednesday,
+                    5 => Weekday::Thursday,
+                    6 => Weekday::Friday,
+                    _ => return None,
+                };
+                return Some((weekday, Strength::Ordinal, j + 2));
+            }
+            return None;
+        }
+        let (weekday, strength) = weekday_name(self.text(j)?)?;
+        Some((weekday, strength, j + 1))
     }
 
     /// "dia 15", "15/12", "15/12/2025", "Dec 15", "December 15th", "20 May", "14 de novembro",
@@ -911,6 +1052,11 @@ impl<'a> Parser<'a> {
         if self.glued(end) && self.text(end) == Some("/") && self.glued(end + 1) {
             year = Some(self.year(end + 1)?);
             end += 2;
+        }
+        if (1..=12).contains(&a) && (1..=12).contains(&b) && a != b {
+            // Day first or month first: the calendar's country decides.
+            let (first, second) = (u8::try_from(a).ok()?, u8::try_from(b).ok()?);
+            return Some((Day::NumericDate { first, second, year }, end));
         }
         let (day, month) = if a <= 12 && b > 12 { (b, a) } else { (a, b) };
         let day = u8::try_from(day).ok()?;
@@ -1028,7 +1174,11 @@ impl<'a> Parser<'a> {
             ("this evening", DayTime::Evening, today, true),
             ("in the evening", DayTime::Evening, today, true),
             ("tonight|tonite|2nite|2night|tnite|2nyt", DayTime::Evening, today, true),
-            ("evening|night|nite", DayTime::Evening, None, false),
+            ("evening|night|nite|eve", DayTime::Evening, None, false),
+            ("a . m .?", DayTime::Morning, None, false),
+            ("am", DayTime::Morning, None, false),
+            ("p . m .?", DayTime::Afternoon, None, false),
+            ("pm", DayTime::Afternoon, None, false),
             ("a|de|pela noite", DayTime::Evening, today, true),
             ("noite", DayTime::Evening, None, false),
             ("nesta|esta|essa|nessa noite", DayTime::Evening, today, true),
@@ -1045,6 +1195,10 @@ impl<'a> Parser<'a> {
             }
         }
         let (part, day, end) = best?;
+        // "ontem à tarde", "yesterday afternoon": gone by.
+        if i > 0 && self.pat(i - 1, "ontem|yesterday|anteontem").is_some() {
+            return None;
+        }
         // "tarde demais" is "too late"; "à tarde" after "mais" is "later".
         if self.pat(end, "demais").is_some() || (i > 0 && self.text(i - 1) == Some("mais")) {
             return None;
@@ -1056,7 +1210,7 @@ impl<'a> Parser<'a> {
     /// "entre 14h e 18h", "a partir das 14h", "17h".
     fn clock_phrase(&self, i: usize) -> Option<(DayTime, usize)> {
         let deadline_leads = [
-            "at|by|before|b4|around|round|about|until|till|til|untill|between|approx|approximately",
+            "at|by|before|b4|around|round|about|until|till|til|untill|between|approx|approximately|@",
             "by|before no? later than",
             "no|not later than",
             "as|ate|antes|pelas|entre|das",
@@ -1144,11 +1298,14 @@ impl<'a> Parser<'a> {
         let mut end = i + 1;
         let mut explicit = false;
         // "12:30", "5.30pm", "7h30", "12h", "16hs".
+        let mut minute_written = false;
+        let mut meridiem_written = false;
         if self.glued(end) && self.text(end) == Some(":") && self.glued(end + 1) {
             if let Some(m) = self.number(end + 1).filter(|_| self.t[end + 1].text.len() == 2) {
                 minute = m;
                 end += 2;
                 explicit = true;
+                minute_written = true;
             }
         } else if self.pat(end, "h|hs").is_some() || (self.glued(end) && self.pat(end, "hrs|hr").is_some()) {
             end += 1;
@@ -1183,12 +1340,17 @@ impl<'a> Parser<'a> {
             };
             end = e;
             explicit = true;
+            meridiem_written = true;
         } else if let Some(e) = self.any(end, &["horas|hora|oclock", "o ' clock"]) {
             if !has_lead {
                 return None;
             }
             end = e;
             explicit = true;
+        }
+        // "4:30" with neither am nor pm is read in working hours, like a bare hour.
+        if minute_written && !meridiem_written && (1..=7).contains(&hour) {
+            hour += 12;
         }
         if !explicit {
             if !has_lead || !(1..=12).contains(&hour) || !self.bare_hour_may_end(end) {
@@ -1273,9 +1435,10 @@ fn weekday_name(word: &str) -> Option<(Weekday, Strength)> {
         "domingo" => (Sunday, Strong),
         "seg" => (Monday, Strong),
         "ter" => (Tuesday, Weak),
-        "qua" | "qrta" => (Wednesday, Weak),
-        "qui" | "qnta" => (Thursday, Weak),
-        "sex" | "sxta" => (Friday, Weak),
+        "qua" | "qrta" | "qrt" => (Wednesday, Strong),
+        "qui" | "qnta" | "qnt" => (Thursday, Strong),
+        "sxta" | "sxt" | "sext" => (Friday, Strong),
+        "sex" => (Friday, Weak),
         "dom" => (Sunday, Weak),
         _ => return None,
     })
@@ -1300,6 +1463,11 @@ fn month_name(word: &str) -> Option<(u8, bool)> {
         "december" | "dec" | "dezembro" | "dez" => (12, false),
         _ => return None,
     })
+}
+
+/// A day named by its date rather than by a weekday or a word.
+fn is_date(day: &Day) -> bool {
+    matches!(day, Day::DayOfMonth { .. } | Day::Date { .. } | Day::NumericDate { .. })
 }
 
 /// A date that exists in some year (29 February included).

@@ -5,7 +5,8 @@ use jiff::civil::{Date, Time};
 use jiff::{SignedDuration, ToSpan, ZonedDateTime};
 
 use super::calendar::Calendar;
-use super::meaning::{Day, DayTime, Meaning, Relative, Unit};
+use super::meaning::{Day, DayTime, Meaning, NamedDay, Relation, Relative, Unit, WeekOf};
+use super::named;
 
 /// The latest moment a promise with this meaning is still kept, said at `now`.
 pub(crate) fn resolve_meaning(
@@ -54,7 +55,32 @@ pub(crate) fn resolve_meaning(
             let day = calendar.last_business_day_in(first, first.last_of_month());
             not_past(day.and_then(|d| calendar.close_on(d)), &now, calendar)
         }
+        Meaning::Named { day, relation } => resolve_named(day, relation, &now, calendar),
     }
+}
+
+/// The close of the day a promise about a named day falls due: the day itself ("no Natal"), the
+/// last business day before it ("antes do Natal"; the end of the year is itself a day to work) or
+/// the first business day after it; this year's, or next year's once this year's has gone by.
+fn resolve_named(day: NamedDay, relation: Relation, now: &ZonedDateTime, calendar: &Calendar) -> Option<ZonedDateTime> {
+    let today = now.date();
+    for year in today.year()..=today.year().saturating_add(1) {
+        let (first, last) = named::dates(day, year)?;
+        let date = match relation {
+            Relation::On => Some(first),
+            Relation::Before if day == NamedDay::YearEnd => {
+                calendar.last_business_day_in(first.checked_sub(31.days()).ok()?, first)
+            }
+            Relation::Before => {
+                calendar.last_business_day_in(first.checked_sub(31.days()).ok()?, first.yesterday().ok()?)
+            }
+            Relation::After => calendar.next_business_day(last),
+        };
+        if let Some(moment) = date.and_then(|d| calendar.close_on(d)).filter(|m| m > now) {
+            return Some(moment);
+        }
+    }
+    None
 }
 
 /// A moment that has already gone by moves to the next business day's close (asked on a
@@ -101,19 +127,21 @@ fn resolve_day(day: Day, time: DayTime, now: &ZonedDateTime, calendar: &Calendar
             };
             at(calendar, date, time)
         }
-        Day::Weekday { weekday, next_week } => {
+        Day::Weekday { weekday, week } => {
             let target: jiff::civil::Weekday = weekday.into();
-            let date = if next_week {
-                let monday =
-                    today.checked_sub(i64::from(today.weekday().to_monday_zero_offset()).days()).ok()?;
-                let monday = monday.checked_add(7.days()).ok()?;
-                monday.checked_add(i64::from(target.to_monday_zero_offset()).days()).ok()?
-            } else {
+            let monday = today.checked_sub(i64::from(today.weekday().to_monday_zero_offset()).days()).ok()?;
+            let this_weeks = monday.checked_add(i64::from(target.to_monday_zero_offset()).days()).ok()?;
+            let coming = || {
                 let ahead = match today.weekday().until(target) {
                     0 => 7,
                     n => n,
                 };
-                today.checked_add(i64::from(ahead).days()).ok()?
+                today.checked_add(i64::from(ahead).days()).ok()
+            };
+            let date = match week {
+                WeekOf::Next => this_weeks.checked_add(7.days()).ok()?,
+                WeekOf::This if this_weeks >= today => this_weeks,
+                WeekOf::This | WeekOf::Coming => coming()?,
             };
             at(calendar, date, time)
         }
@@ -129,6 +157,10 @@ fn resolve_day(day: Day, time: DayTime, now: &ZonedDateTime, calendar: &Calendar
                 first = first.checked_add(1.month()).ok()?;
             }
             None
+        }
+        Day::NumericDate { first, second, year } => {
+            let (month, day) = if calendar.country() == Some("US") { (first, second) } else { (second, first) };
+            resolve_day(Day::Date { month, day, year }, time, now, calendar)
         }
         Day::Date { month, day, year } => {
             let (month, day) = (i8::try_from(month).ok()?, i8::try_from(day).ok()?);

@@ -383,3 +383,19 @@ fn a_date_just_gone_by_is_context_not_the_promise() {
     let message = "A leitura foi feita em 18/11; se houver acerto, a concessionária te avisa antes do dia 4.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "antes do dia 4");
 }
+
+#[test]
+fn the_opening_hours_are_context_not_the_promise() {
+    let calendar = calendar("America/Sao_Paulo");
+    let now = jiff::civil::date(2026, 12, 4).at(17, 30, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
+    let message = "Nossa loja fecha às 18h hoje, mas o gerente te liga amanhã às 9h pra resolver a troca.";
+    assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "amanhã às 9h");
+}
+
+#[test]
+fn a_day_something_already_happened_is_context_not_the_promise() {
+    let calendar = calendar("America/Sao_Paulo");
+    let now = jiff::civil::date(2026, 12, 14).at(9, 15, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
+    let message = "Sua encomenda foi postada no sábado e a transportadora entrega no dia 18.";
+    assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "no dia 18");
+}

@@ -201,13 +201,29 @@ fn resolved(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Vec<(Tim
             e.meaning,
             Meaning::Day { day: Day::Date { year: None, .. } | Day::NumericDate { year: None, .. }, .. }
         );
-        dated && now.duration_until(at).as_hours() > 300 * 24
+        (dated && now.duration_until(at).as_hours() > 300 * 24) || opening_hours(message, e)
     };
     if all.iter().any(|f| !gone_by(f)) {
         all.into_iter().filter(|f| !gone_by(f)).collect()
     } else {
         all
     }
+}
+
+/// A time the business opens or closes at ("a loja fecha às 18h", "open until 9pm") or of
+/// something already done ("foi postada no sábado"): the context of a promise, not its time.
+fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
+    const VERBS: &[&str] = &[
+        "open", "opens", "closes", "close", "closed", "cutoff", "fecha", "fechamos", "abre", "abrimos",
+        "funciona", "funcionamos", "atende", "atendemos", "plantao", "expediente",
+        // What already happened, or a date of record: "foi postada no sábado", "venceu dia 25",
+        // "expires 12/31", "shipped on Monday".
+        "foi", "foram", "postada", "postado", "venceu", "vence", "was", "were", "shipped", "arrived",
+        "posted", "expires", "expired", "placed",
+    ];
+    let before: String = message.chars().take(expression.start).collect();
+    let tokens = text::tokenize(&before);
+    tokens.iter().rev().filter(|t| t.kind == text::Kind::Word).take(3).any(|t| VERBS.contains(&t.text.as_str()))
 }
 
 /// The expression in the same sentence as `evidence` and nearest to it, if `evidence` occurs in

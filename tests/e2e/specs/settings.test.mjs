@@ -244,6 +244,63 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     assert.equal(Date.parse(promises[0].due_at), Date.parse(`${tomorrow}T15:00:00Z`));
   });
 
+  it("starts the calendar with the zone's national holidays, named in both languages, and skips them in a promise's due time", async () => {
+    const { browser, dataDir } = app;
+    await scrollTo(browser, '[data-section="calendar"]');
+    await typeInto(browser, "#calendar-zone", "America/Sao_Paulo");
+    for (const day of ["saturday", "sunday"]) {
+      const box = await browser.$(`input[name="working_days"][value="${day}"]`);
+      if (await box.isSelected()) await box.click();
+    }
+    const list = '[data-testid="national-holidays"]';
+    await waitForText(browser, list, (t) => t.includes("Christmas Day"), "Brazil's holidays listed by name");
+    const country = await browser.$('[data-testid="calendar-country"]');
+    assert.match(await country.getText(), /The time zone's country \(Brazil\)/);
+    // New Year's Day is worked this year: untick it, save, and it stays unticked.
+    const newYear = await browser.$(`${list} input[data-date$="-01-01"]`);
+    await newYear.click();
+    await click(browser, '[data-testid="calendar-save"]');
+    await waitForText(browser, '[data-section="calendar"] .actions', (t) => t.includes("Saved."), "calendar saved");
+    assert.equal(await newYear.isSelected(), false);
+    await screenshot(browser, "settings-calendar-national-holidays");
+
+    await click(browser, 'input[name="language"][value="pt-BR"] + span');
+    await scrollTo(browser, '[data-section="calendar"]');
+    await waitForText(browser, list, (t) => t.includes("Natal"), "the holidays named in Portuguese");
+    assert.match(await country.getText(), /O país do fuso horário \(Brasil\)/);
+    await screenshot(browser, "settings-calendar-national-holidays-pt-BR");
+    await click(browser, 'input[name="language"][value="en"] + span');
+
+    // "antes do Natal" falls due at the close (18:00 in São Paulo, 21:00 UTC) of the last
+    // business day before Christmas: Monday to Friday, Christmas itself a day off.
+    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+    const call = async (method, path, body) => {
+      const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+      const answer = await fetch(`${url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+      return answer.json();
+    };
+    const opened = await call("POST", "/v1/cases", { conversation_id: "wa-natal", title: "Apólice", summary: "Vidros" });
+    const verdict = await call("POST", "/v1/guard/before-send", {
+      conversation_id: "wa-natal",
+      turn_id: "t1",
+      message: "O Ricardo, do nosso time de apólices, vai te enviar a nova apólice antes do Natal.",
+    });
+    assert.equal(verdict.verdict, "pass");
+    const { promises } = await call("GET", `/v1/cases/${opened.case.id}`);
+    const saoPauloNow = new Date(Date.now() - 3 * 3600_000);
+    const lastBusinessDayBefore = (year) => {
+      let day = new Date(Date.UTC(year, 11, 24));
+      while ([0, 6].includes(day.getUTCDay())) day = new Date(day.getTime() - 86_400_000);
+      return day;
+    };
+    let due = lastBusinessDayBefore(saoPauloNow.getUTCFullYear());
+    if (due.getTime() + 18 * 3600_000 <= saoPauloNow.getTime()) due = lastBusinessDayBefore(saoPauloNow.getUTCFullYear() + 1);
+    assert.equal(promises.length, 1);
+    assert.equal(promises[0].due_text, "antes do Natal");
+    assert.equal(Date.parse(promises[0].due_at), due.getTime() + 21 * 3600_000);
+  });
+
   it("rotates the token: the old one gets 401 and the new one 200", async () => {
     const { browser, dataDir } = app;
     const url = (await textOf(browser, '[data-testid="api-url"]')).trim();

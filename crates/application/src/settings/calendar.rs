@@ -6,8 +6,8 @@ use jiff::{ToSpan, ZonedDateTime};
 use serde::{Deserialize, Serialize};
 use skillcase_guard::due::holidays::{self, Country, Holiday};
 use skillcase_guard::due::{Calendar, CalendarError, CalendarSettings};
-use ts_rs::TS;
 use skillcase_store::settings::SettingsRepository;
+use ts_rs::TS;
 
 use super::error::SettingsError;
 use super::store;
@@ -108,8 +108,12 @@ mod tests {
         let view = national_holidays(Some("America/Sao_Paulo"), None).unwrap();
         assert_eq!(view.country.as_ref().map(|c| c.code.as_str()), Some("BR"));
         assert!(view.from_zone);
-        let christmas = view.holidays.iter().find(|h| h.date.ends_with("-12-25")).expect("Christmas within a year");
-        assert_eq!((christmas.name_en.as_str(), christmas.name_pt.as_deref()), ("Christmas Day", Some("Natal")));
+        let christmas =
+            view.holidays.iter().find(|h| h.date.ends_with("-12-25")).expect("Christmas within a year");
+        assert_eq!(
+            (christmas.name_en.as_str(), christmas.name_pt.as_deref()),
+            ("Christmas Day", Some("Natal"))
+        );
     }
 
     #[test]

@@ -196,7 +196,10 @@ fn the_next_business_day_is_the_next_one_not_three() {
 
 #[test]
 fn the_next_business_day_skips_thanksgiving() {
-    assert_eq!(en("Your transfer will post on the next business day.", "2026-11-25 10:00"), "Fri 2026-11-27 18:00");
+    assert_eq!(
+        en("Your transfer will post on the next business day.", "2026-11-25 10:00"),
+        "Fri 2026-11-27 18:00"
+    );
 }
 
 #[test]
@@ -243,12 +246,18 @@ fn by_the_end_of_the_year_is_its_last_business_day() {
 
 #[test]
 fn before_the_holidays_is_before_christmas() {
-    assert_eq!(en("Our IT team will migrate your mailbox before the holidays.", TUESDAY), "Thu 2026-12-24 18:00");
+    assert_eq!(
+        en("Our IT team will migrate your mailbox before the holidays.", TUESDAY),
+        "Thu 2026-12-24 18:00"
+    );
 }
 
 #[test]
 fn after_thanksgiving_is_the_first_business_day_after_it() {
-    assert_eq!(en("An adjuster will call you after Thanksgiving.", "2026-11-25 10:00"), "Fri 2026-11-27 18:00");
+    assert_eq!(
+        en("An adjuster will call you after Thanksgiving.", "2026-11-25 10:00"),
+        "Fri 2026-11-27 18:00"
+    );
 }
 
 #[test]
@@ -258,7 +267,10 @@ fn depois_do_carnaval_is_the_wednesday_after_it() {
 
 #[test]
 fn depois_da_sexta_feira_santa_skips_the_weekend_after_it() {
-    assert_eq!(pt("te envio o calendário depois da Sexta-feira Santa", "2027-02-01 10:00"), "Mon 2027-03-29 18:00");
+    assert_eq!(
+        pt("te envio o calendário depois da Sexta-feira Santa", "2027-02-01 10:00"),
+        "Mon 2027-03-29 18:00"
+    );
 }
 
 #[test]
@@ -269,7 +281,9 @@ fn christmas_said_after_it_is_next_years_and_skips_its_observed_holiday() {
 
 #[test]
 fn black_friday_last_year_is_no_due_time() {
-    assert!(find("O produto que você comprou na Black Friday do ano passado ainda está na garantia").is_empty());
+    assert!(
+        find("O produto que você comprou na Black Friday do ano passado ainda está na garantia").is_empty()
+    );
 }
 
 // ---- chat spellings ----
@@ -370,8 +384,12 @@ fn an_unknown_country_is_refused() {
 #[test]
 fn the_time_beside_the_promises_verb_wins_over_the_context() {
     let calendar = calendar("America/New_York");
-    let now = jiff::civil::date(2026, 12, 4).at(17, 30, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
-    let message = "Our installer is fully booked today, so he'll come back on Friday to finish the fiber connection.";
+    let now = jiff::civil::date(2026, 12, 4)
+        .at(17, 30, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
+    let message =
+        "Our installer is fully booked today, so he'll come back on Friday to finish the fiber connection.";
     let found = due_for(message, &crate::detect(message), &now, &calendar).unwrap();
     assert_eq!(found.expression.text, "on Friday");
 }
@@ -379,7 +397,10 @@ fn the_time_beside_the_promises_verb_wins_over_the_context() {
 #[test]
 fn a_date_just_gone_by_is_context_not_the_promise() {
     let calendar = calendar("America/Sao_Paulo");
-    let now = jiff::civil::date(2026, 11, 25).at(10, 0, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
+    let now = jiff::civil::date(2026, 11, 25)
+        .at(10, 0, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
     let message = "A leitura foi feita em 18/11; se houver acerto, a concessionária te avisa antes do dia 4.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "antes do dia 4");
 }
@@ -387,7 +408,10 @@ fn a_date_just_gone_by_is_context_not_the_promise() {
 #[test]
 fn the_opening_hours_are_context_not_the_promise() {
     let calendar = calendar("America/Sao_Paulo");
-    let now = jiff::civil::date(2026, 12, 4).at(17, 30, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
+    let now = jiff::civil::date(2026, 12, 4)
+        .at(17, 30, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
     let message = "Nossa loja fecha às 18h hoje, mas o gerente te liga amanhã às 9h pra resolver a troca.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "amanhã às 9h");
 }
@@ -395,7 +419,10 @@ fn the_opening_hours_are_context_not_the_promise() {
 #[test]
 fn a_day_something_already_happened_is_context_not_the_promise() {
     let calendar = calendar("America/Sao_Paulo");
-    let now = jiff::civil::date(2026, 12, 14).at(9, 15, 0, 0).to_zoned_datetime(calendar.time_zone().clone()).unwrap();
+    let now = jiff::civil::date(2026, 12, 14)
+        .at(9, 15, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
     let message = "Sua encomenda foi postada no sábado e a transportadora entrega no dia 18.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "no dia 18");
 }

@@ -117,8 +117,14 @@ mod tests {
     fn the_table_parses_and_every_date_in_it_is_a_date() {
         for country in countries() {
             let (first, last) = years();
-            let all = national_holidays(&country.code, Date::constant(first, 1, 1), Date::constant(last, 12, 31));
-            assert!(all.len() >= 5 * usize::try_from(last - first).unwrap(), "{} has {}", country.code, all.len());
+            let all =
+                national_holidays(&country.code, Date::constant(first, 1, 1), Date::constant(last, 12, 31));
+            assert!(
+                all.len() >= 5 * usize::try_from(last - first).unwrap(),
+                "{} has {}",
+                country.code,
+                all.len()
+            );
             assert!(all.iter().all(|h| h.date.parse::<Date>().is_ok()));
         }
     }

@@ -105,7 +105,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use calendar::{Calendar, CalendarError, CalendarSettings};
-pub use meaning::{Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday};
+pub use meaning::{
+    Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday,
+};
 
 /// Every time expression in `message`, in the order written, none overlapping; each with its
 /// span in characters of `message` and its text as written, so the ledger can quote it.
@@ -222,16 +224,47 @@ fn resolved(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Vec<(Tim
 /// something already done ("foi postada no sábado"): the context of a promise, not its time.
 fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
     const VERBS: &[&str] = &[
-        "open", "opens", "closes", "close", "closed", "cutoff", "fecha", "fechamos", "abre", "abrimos",
-        "funciona", "funcionamos", "atende", "atendemos", "plantao", "expediente",
+        "open",
+        "opens",
+        "closes",
+        "close",
+        "closed",
+        "cutoff",
+        "fecha",
+        "fechamos",
+        "abre",
+        "abrimos",
+        "funciona",
+        "funcionamos",
+        "atende",
+        "atendemos",
+        "plantao",
+        "expediente",
         // What already happened, or a date of record: "foi postada no sábado", "venceu dia 25",
         // "expires 12/31", "shipped on Monday".
-        "foi", "foram", "postada", "postado", "venceu", "vence", "was", "were", "shipped", "arrived",
-        "posted", "expires", "expired", "placed",
+        "foi",
+        "foram",
+        "postada",
+        "postado",
+        "venceu",
+        "vence",
+        "was",
+        "were",
+        "shipped",
+        "arrived",
+        "posted",
+        "expires",
+        "expired",
+        "placed",
     ];
     let before: String = message.chars().take(expression.start).collect();
     let tokens = text::tokenize(&before);
-    tokens.iter().rev().filter(|t| t.kind == text::Kind::Word).take(3).any(|t| VERBS.contains(&t.text.as_str()))
+    tokens
+        .iter()
+        .rev()
+        .filter(|t| t.kind == text::Kind::Word)
+        .take(3)
+        .any(|t| VERBS.contains(&t.text.as_str()))
 }
 
 /// The expression in the same sentence as `evidence` and nearest to it, if `evidence` occurs in

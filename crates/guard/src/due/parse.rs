@@ -11,7 +11,9 @@
 //! abbreviations that are words ("sat", "sun", "ter", "sex"), bare hours ("by 4" but not "4
 //! items"), parts of the day in greetings ("boa tarde", "good morning") and "tarde" meaning late.
 
-use super::meaning::{Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday};
+use super::meaning::{
+    Day, DayTime, Meaning, NamedDay, Relation, Relative, TimeExpression, Unit, WeekOf, Weekday,
+};
 use super::text::{tokenize, Kind, Token};
 
 /// Every time expression in `message`, in order, none overlapping.
@@ -331,7 +333,13 @@ impl<'a> Parser<'a> {
                 // "in the next hour" is one; "nos próximos dias" is a few.
                 if let Some((unit, e)) = self.unit(lead) {
                     let singular = self
-                        .any(lead, &["hour|hr|day|week|wk|month|hora|dia|semana|mes", "business|working|work|biz day"])
+                        .any(
+                            lead,
+                            &[
+                                "hour|hr|day|week|wk|month|hora|dia|semana|mes",
+                                "business|working|work|biz day",
+                            ],
+                        )
                         .is_some();
                     keep(Some((
                         Meaning::Within { amount: if singular { 1 } else { 3 }, unit },
@@ -388,7 +396,13 @@ impl<'a> Parser<'a> {
     fn duration_leads(&self, i: usize) -> Vec<(usize, bool)> {
         let mut out = Vec::new();
         let hedges = "about|around|approximately|approx|roughly|like|just|under|max|maybe|~";
-        for p in ["in|within|inside", "in|within|inside less than", "allow? up to", "allow|takes|take", "allow|takes|take up to"] {
+        for p in [
+            "in|within|inside",
+            "in|within|inside less than",
+            "allow? up to",
+            "allow|takes|take",
+            "allow|takes|take up to",
+        ] {
             if let Some(e) = self.pat(i, p) {
                 out.push((self.pat(e, hedges).unwrap_or(e), false));
             }
@@ -433,9 +447,10 @@ impl<'a> Parser<'a> {
             out.push((e, true));
         }
         // "no próximo dia útil", "on the next business day", "the following working day".
-        if let Some(e) =
-            self.any(i, &["no|o|ate o? proximo|prox", "proximo|prox", "on|by|until the? next|following", "the following"])
-        {
+        if let Some(e) = self.any(
+            i,
+            &["no|o|ate o? proximo|prox", "proximo|prox", "on|by|until the? next|following", "the following"],
+        ) {
             if self.any(e, &["dia util", "business|working|work|biz day"]).is_some() {
                 out.push((e, true));
             }
@@ -836,7 +851,9 @@ impl<'a> Parser<'a> {
             week = WeekOf::Next;
             modified = true;
             j = e;
-        } else if let Some(e) = self.any(i, &["this|the coming", "coming", "a|na|no|da|do? proxima|proximo|prox"]) {
+        } else if let Some(e) =
+            self.any(i, &["this|the coming", "coming", "a|na|no|da|do? proxima|proximo|prox"])
+        {
             modified = true;
             j = e;
         } else if let Some(e) = self.pat(i, "this|nesta|nessa|esta|essa|desta|dessa|neste|nesse|este|esse") {

@@ -62,7 +62,12 @@ pub(crate) fn resolve_meaning(
 /// The close of the day a promise about a named day falls due: the day itself ("no Natal"), the
 /// last business day before it ("antes do Natal"; the end of the year is itself a day to work) or
 /// the first business day after it; this year's, or next year's once this year's has gone by.
-fn resolve_named(day: NamedDay, relation: Relation, now: &ZonedDateTime, calendar: &Calendar) -> Option<ZonedDateTime> {
+fn resolve_named(
+    day: NamedDay,
+    relation: Relation,
+    now: &ZonedDateTime,
+    calendar: &Calendar,
+) -> Option<ZonedDateTime> {
     let today = now.date();
     for year in today.year()..=today.year().saturating_add(1) {
         let (first, last) = named::dates(day, year)?;
@@ -159,7 +164,8 @@ fn resolve_day(day: Day, time: DayTime, now: &ZonedDateTime, calendar: &Calendar
             None
         }
         Day::NumericDate { first, second, year } => {
-            let (month, day) = if calendar.country() == Some("US") { (first, second) } else { (second, first) };
+            let (month, day) =
+                if calendar.country() == Some("US") { (first, second) } else { (second, first) };
             resolve_day(Day::Date { month, day, year }, time, now, calendar)
         }
         Day::Date { month, day, year } => {

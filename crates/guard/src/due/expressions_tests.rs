@@ -426,3 +426,55 @@ fn a_day_something_already_happened_is_context_not_the_promise() {
     let message = "Sua encomenda foi postada no sábado e a transportadora entrega no dia 18.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "no dia 18");
 }
+
+#[test]
+fn btwn_8_and_10_tomorrow_is_tomorrow_at_10() {
+    assert_eq!(en("tech will b there tmr btwn 8 and 10, ok?", TUESDAY), "Wed 2026-12-02 10:00");
+}
+
+#[test]
+fn next_biz_day_is_the_next_business_day() {
+    assert_eq!(en("they reply next biz day", TUESDAY), "Wed 2026-12-02 18:00");
+}
+
+#[test]
+fn a_month_abbreviated_with_a_dot_is_read() {
+    assert_eq!(en("The office will mail it on Wednesday, Dec. 10.", TUESDAY), "Thu 2026-12-10 18:00");
+}
+
+#[test]
+fn by_month_end_is_the_last_business_day_of_the_month() {
+    assert_eq!(en("Our specialist will apply the discount by month end.", TUESDAY), "Thu 2026-12-31 18:00");
+}
+
+#[test]
+fn a_range_of_bare_hours_after_a_weekday_ends_at_its_written_time() {
+    assert_eq!(en("tech window is Thu 2-4pm", TUESDAY), "Thu 2026-12-03 16:00");
+}
+
+#[test]
+fn dia_1o_is_the_first_of_the_month() {
+    assert_eq!(pt("no dia 1º eu confirmo com a senhora", "2026-11-25 10:00"), "Tue 2026-12-01 18:00");
+}
+
+#[test]
+fn a_weekday_naming_a_thing_is_no_due_time() {
+    assert!(find("Como combinamos na reunião de sexta, já ajustei os valores.").is_empty());
+}
+
+#[test]
+fn na_ultima_quinta_feira_is_no_due_time() {
+    assert!(find("A vistoria foi aprovada na última quinta-feira.").is_empty());
+}
+
+#[test]
+fn a_time_in_a_clause_about_the_past_is_context() {
+    let calendar = calendar("America/Sao_Paulo");
+    let now = jiff::civil::date(2027, 2, 1)
+        .at(10, 0, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
+    let message =
+        "A sua solicitação foi aprovada hoje de manhã. O cartão é produzido e entregue em até 10 dias úteis.";
+    assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "em até 10 dias úteis");
+}

@@ -220,12 +220,16 @@ fn resolved(message: &str, now: &ZonedDateTime, calendar: &Calendar) -> Vec<(Tim
     }
 }
 
-/// A time the business opens or closes at ("a loja fecha às 18h", "open until 9pm") or of
-/// something already done ("foi postada no sábado"): the context of a promise, not its time.
+/// A time that is the context of a promise rather than its time: when the business opens or
+/// closes, or someone is away ("a loja fecha às 18h", "open until 9pm", "out till Monday"), or
+/// when something already happened ("foi postada no sábado", "Recebemos as fotos às 18h32",
+/// "was generated this morning").
 fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
-    const VERBS: &[&str] = &[
+    const HOURS: &[&str] = &[
         "open",
         "opens",
+        "reopen",
+        "reopens",
         "closes",
         "close",
         "closed",
@@ -234,37 +238,109 @@ fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
         "fechamos",
         "abre",
         "abrimos",
+        "reabre",
+        "reabrimos",
         "funciona",
         "funcionamos",
         "atende",
         "atendemos",
         "plantao",
         "expediente",
-        // What already happened, or a date of record: "foi postada no sábado", "venceu dia 25",
-        // "expires 12/31", "shipped on Monday".
-        "foi",
-        "foram",
-        "postada",
-        "postado",
-        "venceu",
-        "vence",
-        "was",
-        "were",
-        "shipped",
-        "arrived",
-        "posted",
+        "out",
+        "off",
+        "recesso",
+        "ferias",
+        "folga",
         "expires",
         "expired",
+        "vence",
+        "venceu",
+        "quase",
+        "almost",
+    ];
+    const PAST: &[&str] = &[
+        "foi",
+        "foram",
+        "fomos",
+        "deu",
+        "chegou",
+        "chegaram",
+        "esteve",
+        "estiveram",
+        "comprou",
+        "compramos",
+        "recebemos",
+        "recebeu",
+        "recebi",
+        "entrou",
+        "fez",
+        "fizemos",
+        "fiz",
+        "registrada",
+        "registrado",
+        "solicitada",
+        "solicitado",
+        "postada",
+        "postado",
+        "combinamos",
+        "vi",
+        "aconteceu",
+        "ontem",
+        "anteontem",
+        "desde",
+        "was",
+        "were",
+        "had",
+        "did",
+        "received",
+        "arrived",
+        "shipped",
+        "posted",
         "placed",
+        "ordered",
+        "generated",
+        "happened",
+        "yesterday",
+        "since",
+        "ago",
+    ];
+    const FUTURE: &[&str] = &[
+        "vai", "vou", "vamos", "vao", "sera", "serao", "ira", "irao", "will", "ll", "going", "gonna", "shall",
     ];
     let before: String = message.chars().take(expression.start).collect();
     let tokens = text::tokenize(&before);
-    tokens
+    let words = || tokens.iter().rev().filter(|t| t.kind == text::Kind::Word);
+    if words().take(3).any(|t| HOURS.contains(&t.text.as_str())) {
+        return true;
+    }
+    let clause: Vec<&str> = tokens
         .iter()
         .rev()
+        .take_while(|t| {
+            !matches!(
+                t.text.as_str(),
+                "." | "!"
+                    | "?"
+                    | ";"
+                    | ":"
+                    | ","
+                    | "e"
+                    | "mas"
+                    | "and"
+                    | "but"
+                    | "so"
+                    | "porem"
+                    | "entao"
+                    | "porque"
+                    | "because"
+                    | "while"
+                    | "enquanto"
+            )
+        })
         .filter(|t| t.kind == text::Kind::Word)
-        .take(3)
-        .any(|t| VERBS.contains(&t.text.as_str()))
+        .map(|t| t.text.as_str())
+        .collect();
+    clause.iter().any(|w| PAST.contains(w)) && !clause.iter().any(|w| FUTURE.contains(w))
 }
 
 /// The expression in the same sentence as `evidence` and nearest to it, if `evidence` occurs in

@@ -449,7 +449,13 @@ impl<'a> Parser<'a> {
         // "no próximo dia útil", "on the next business day", "the following working day".
         if let Some(e) = self.any(
             i,
-            &["no|o|ate o? proximo|prox", "proximo|prox", "on|by|until the? next|following", "the following"],
+            &[
+                "no|o|ate o? proximo|prox",
+                "proximo|prox",
+                "on|by|until the? next|following|nxt",
+                "the following",
+                "next|nxt",
+            ],
         ) {
             if self.any(e, &["dia util", "business|working|work|biz day"]).is_some() {
                 out.push((e, true));
@@ -748,6 +754,10 @@ impl<'a> Parser<'a> {
             which = Some(Relative::Next);
             j = e;
         }
+        // "by month end", "at month-end", "EOM".
+        if let Some(e) = self.any(j, &["month -? end", "eom"]) {
+            return Some((Meaning::Month { month: which.unwrap_or(Relative::This) }, e));
+        }
         let e = self.pat(j, "month|mes")?;
         let mut end = e;
         if let Some(e2) = self.pat(end, "que|q vem") {
@@ -869,7 +879,13 @@ impl<'a> Parser<'a> {
         }
         // Said of the past: "last Tuesday", "sexta passada", "Sunday's outage"; and days that are
         // names of their own: "Black Friday", "Cyber Monday".
-        if (j > 0 && self.pat(j - 1, "last|past|passada|passado|black|cyber").is_some())
+        // "a reunião de sexta", "o voo de sábado": a weekday naming a thing, not a time.
+        let of_a_noun = j > 1
+            && self.pat(j - 1, "de").is_some()
+            && self.pat(j - 2, "antes|depois|dps|partir|apos|ate|fim|final|inicio|comeco").is_none()
+            && self.t[j - 2].kind == Kind::Word;
+        if of_a_noun
+            || (j > 0 && self.pat(j - 1, "last|past|passada|passado|ultima|ultimo|black|cyber").is_some())
             || self.pat(end, "passada|passado|retrasada|' s|last").is_some()
         {
             return None;
@@ -1023,7 +1039,7 @@ impl<'a> Parser<'a> {
                 return Some(found);
             }
             let day = self.day_number(e)?;
-            return Some((Day::DayOfMonth { day }, e + 1));
+            return Some((Day::DayOfMonth { day }, self.ordinal_suffix(e + 1)));
         }
         if let Some(found) = self.numeric_date(i) {
             return Some(found);
@@ -1033,8 +1049,10 @@ impl<'a> Parser<'a> {
         }
         // "Dec 15", "December 15th, 2025".
         if let Some(month) = self.text(i).and_then(month_name).filter(|(_, weak)| !weak).map(|(m, _)| m) {
-            let day = self.day_number(i + 1)?;
-            let mut end = self.ordinal_suffix(i + 2);
+            // "Dec 15", "Dec. 15".
+            let at = if self.glued(i + 1) && self.text(i + 1) == Some(".") { i + 2 } else { i + 1 };
+            let day = self.day_number(at)?;
+            let mut end = self.ordinal_suffix(at + 1);
             let mut year = None;
             if let Some(y) = self.pat(end, ",?").and_then(|e| self.year(e).map(|y| (y, e + 1))) {
                 year = Some(y.0);
@@ -1227,7 +1245,7 @@ impl<'a> Parser<'a> {
     /// "entre 14h e 18h", "a partir das 14h", "17h".
     fn clock_phrase(&self, i: usize) -> Option<(DayTime, usize)> {
         let deadline_leads = [
-            "at|by|before|b4|around|round|about|until|till|til|untill|between|approx|approximately|@",
+            "at|by|before|b4|around|round|about|until|till|til|untill|between|btwn|betw|approx|approximately|@",
             "by|before no? later than",
             "no|not later than",
             "as|ate|antes|pelas|entre|das",
@@ -1276,7 +1294,14 @@ impl<'a> Parser<'a> {
                 keep(Some((t, e)));
                 continue;
             }
-            let Some((c1, e1)) = self.clock(s, has_lead) else { continue };
+            // "Tue 2-4pm": a bare hour may start a range whose end is written as a time.
+            let bare_range_start = || {
+                let (c, e) = self.clock(s, true)?;
+                let sep = self.pat(e, "-|to|a|ate")?;
+                self.clock(sep, false).filter(|(end, _)| end.explicit).map(|_| (c, e))
+            };
+            let first = self.clock(s, has_lead).or_else(|| if has_lead { None } else { bare_range_start() });
+            let Some((c1, e1)) = first else { continue };
             // A range: its end is the deadline.
             let range_end = self
                 .any(

@@ -478,3 +478,8 @@ fn a_time_in_a_clause_about_the_past_is_context() {
         "A sua solicitação foi aprovada hoje de manhã. O cartão é produzido e entregue em até 10 dias úteis.";
     assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "em até 10 dias úteis");
 }
+
+#[test]
+fn tmrw_10ish_is_tomorrow_at_10() {
+    assert_eq!(en("ill be back in the office tmrw 10ish and ur my first call", TUESDAY), "Wed 2026-12-02 10:00");
+}

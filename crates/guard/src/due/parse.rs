@@ -1389,6 +1389,11 @@ impl<'a> Parser<'a> {
             }
             end = e;
             explicit = true;
+        } else if self.glued(end) && self.text(end) == Some("ish") && (1..=12).contains(&hour) {
+            // "10ish", "3ish": a time of day, read in working hours.
+            end += 1;
+            explicit = true;
+            minute_written = true;
         }
         // "4:30" with neither am nor pm is read in working hours, like a bare hour.
         if minute_written && !meridiem_written && (1..=7).contains(&hour) {

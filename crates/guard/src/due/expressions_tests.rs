@@ -481,5 +481,56 @@ fn a_time_in_a_clause_about_the_past_is_context() {
 
 #[test]
 fn tmrw_10ish_is_tomorrow_at_10() {
-    assert_eq!(en("ill be back in the office tmrw 10ish and ur my first call", TUESDAY), "Wed 2026-12-02 10:00");
+    assert_eq!(
+        en("ill be back in the office tmrw 10ish and ur my first call", TUESDAY),
+        "Wed 2026-12-02 10:00"
+    );
+}
+
+#[test]
+fn segunda_feira_proxima_is_the_coming_monday() {
+    assert_eq!(
+        pt("o reparo ficou pra segunda-feira próxima, entre 13h e 17h", "2026-12-04 17:30"),
+        "Mon 2026-12-07 17:00"
+    );
+}
+
+#[test]
+fn today_naming_a_thing_is_no_due_time() {
+    assert!(find("a compensação de hoje já fechou").is_empty());
+}
+
+#[test]
+fn a_day_and_a_months_abbreviation_is_a_date() {
+    assert_eq!(pt("confirmamos pelo whats dia 23/dez de manhã", TUESDAY), "Wed 2026-12-23 12:00");
+}
+
+#[test]
+fn a_dotted_date_after_a_lead_is_a_date() {
+    assert_eq!(pt("a carta de quitação te mando até 30.11", "2026-11-25 10:00"), "Mon 2026-11-30 18:00");
+}
+
+#[test]
+fn a_bare_hour_before_a_name_is_that_hour() {
+    assert_eq!(pt("amanhã às 10 a Luana te liga", TUESDAY), "Wed 2026-12-02 10:00");
+}
+
+#[test]
+fn business_days_counted_from_today_are_one_expression() {
+    let found = find("o prazo para resposta é de 7 dias úteis, contados a partir de hoje.");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].meaning, Meaning::Within { amount: 7, unit: Unit::BusinessDays });
+}
+
+#[test]
+fn ate_a_6a_is_by_friday() {
+    assert_eq!(pt("a clínica confirma seu encaixe até a 6ª.", TUESDAY), "Fri 2026-12-04 18:00");
+}
+
+#[test]
+fn no_dia_util_seguinte_is_the_next_business_day() {
+    assert_eq!(
+        pt("o comprovante será enviado no dia útil seguinte", "2026-12-24 10:00"),
+        "Mon 2026-12-28 18:00"
+    );
 }

@@ -160,7 +160,7 @@ const AFTER_BARE_HOUR: &[&str] = &[
     "o", "oclock", "ok", "okay", "pls", "please", "then", "if", "latest", "at", "sharp", "ish", "e", "ou",
     "ate", "so", "tops", "max", "mate", "hun", "x", "xx", "thx", "thanks", "cheers", "when", "with", "for",
     "today", "in", "this", "next", "de", "da", "do", "no", "na", "em", "pra", "blz", "ta", "certo", "but",
-    "mas",
+    "mas", "a",
 ];
 
 impl<'a> Parser<'a> {
@@ -324,6 +324,10 @@ impl<'a> Parser<'a> {
                 }
             }
         };
+        // "no dia útil seguinte".
+        if let Some(e) = self.pat(i, "no|o? dia util seguinte|subsequente") {
+            keep(Some((Meaning::Within { amount: 1, unit: Unit::BusinessDays }, e)));
+        }
         for (lead, next) in self.duration_leads(i) {
             // "within the hour", "in the next few days", "nos próximos dias".
             if let Some(e) = self.pat(lead, "the hour") {
@@ -432,6 +436,7 @@ impl<'a> Parser<'a> {
             "no|num|dentro|em do? prazo de",
             "em um prazo de",
             "prazo de",
+            "e de",
             "no maximo em",
         ] {
             if let Some(e) = self.pat(i, p) {
@@ -466,8 +471,21 @@ impl<'a> Parser<'a> {
 
     /// "or so", "tops", "ou menos", "no máximo" after a stretch of time.
     fn duration_tail(&self, end: usize) -> usize {
-        self.any(end, &["or so|less", "ou menos", "tops|max", "no maximo", "at most", "at the latest"])
-            .unwrap_or(end)
+        self.any(
+            end,
+            &[
+                "or so|less",
+                "ou menos",
+                "tops|max",
+                "no maximo",
+                "at most",
+                "at the latest",
+                ",? contados|contando a partir de|da hoje|data",
+                ",? contados|contando a partir de hoje",
+                "from today|now",
+            ],
+        )
+        .unwrap_or(end)
     }
 
     fn amount_unit(&self, i: usize) -> Option<(u32, Unit, usize)> {
@@ -842,7 +860,16 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        keep(self.pat(i, TODAY).map(|e| (Day::Today, e)));
+        // "a compensação de hoje": a thing of today, not a time.
+        let of_a_noun = i > 1
+            && self.pat(i - 1, "de").is_some()
+            && self
+                .pat(i - 2, "antes|depois|dps|partir|apos|ate|fim|final|inicio|comeco|tarde|manha|noite")
+                .is_none()
+            && self.t[i - 2].kind == Kind::Word;
+        if !of_a_noun {
+            keep(self.pat(i, TODAY).map(|e| (Day::Today, e)));
+        }
         keep(self.pat(i, TOMORROW).map(|e| (Day::Tomorrow, e)));
         keep(
             self.any(i, &[&format!("the? day after {TOMORROW}"), "depois|dps de amanha|amnh"])
@@ -889,6 +916,11 @@ impl<'a> Parser<'a> {
             || self.pat(end, "passada|passado|retrasada|' s|last").is_some()
         {
             return None;
+        }
+        // "segunda-feira próxima": the coming one, like "na próxima segunda".
+        if let Some(e) = self.pat(end, "proxima|proximo") {
+            end = e;
+            modified = true;
         }
         // Next week's: "sexta que vem", "Tuesday next week", "sexta da semana que vem", "na
         // sexta-feira da próxima semana".
@@ -990,9 +1022,12 @@ impl<'a> Parser<'a> {
                 // "a segunda opção", "sua quinta parcela": an ordinal. "na segunda", "te ligo
                 // segunda": a weekday.
                 let noun_after = after.is_some_and(|a| ORDINAL_NOUNS.contains(&a));
-                let article_before = before.is_some_and(|b| {
-                    matches!(b, "a" | "uma" | "pela" | "sua" | "seu" | "minha" | "nossa" | "o")
-                });
+                // "até a 6ª" is a lead and its article, not "a sexta parcela".
+                let led_article = j > 1 && self.pat(j - 2, "ate|antes|depois|para|pra|dps").is_some();
+                let article_before = !led_article
+                    && before.is_some_and(|b| {
+                        matches!(b, "a" | "uma" | "pela" | "sua" | "seu" | "minha" | "nossa" | "o")
+                    });
                 feira || (!noun_after && (modified || !article_before))
             }
             Strength::Weak => {
@@ -1075,6 +1110,26 @@ impl<'a> Parser<'a> {
     /// settles which is which).
     fn numeric_date(&self, i: usize) -> Option<(Day, usize)> {
         let a = self.number(i)?;
+        // "23/dez": a day and a month's name.
+        if self.glued(i + 1) && self.text(i + 1) == Some("/") && self.glued(i + 2) {
+            if let Some((month, _)) = self.text(i + 2).and_then(month_name) {
+                let day = u8::try_from(a).ok()?;
+                return valid_date(month, day, None).map(|d| (d, i + 3));
+            }
+        }
+        // "até 30.11", "dia 10.12": a dotted date, only after a word that leads to a date.
+        if self.glued(i + 1) && self.text(i + 1) == Some(".") && self.glued(i + 2) && i > 0 {
+            let led = self.pat(i - 1, "ate|dia|em|no|by|on|until|till|before|antes").is_some();
+            let b = self.number(i + 2).filter(|_| self.t[i + 2].text.len() == 2 && self.t[i].text.len() <= 2);
+            if let (true, Some(b)) = (led, b) {
+                if self.number(i + 4).is_none() || !self.glued(i + 3) {
+                    let (day, month) = (u8::try_from(a).ok()?, u8::try_from(b).ok()?);
+                    if let Some(date) = valid_date(month, day, None) {
+                        return Some((date, i + 3));
+                    }
+                }
+            }
+        }
         if !(self.glued(i + 1) && self.text(i + 1) == Some("/") && self.glued(i + 2)) {
             return None;
         }

@@ -534,3 +534,32 @@ fn no_dia_util_seguinte_is_the_next_business_day() {
         "Mon 2026-12-28 18:00"
     );
 }
+
+#[test]
+fn between_noon_and_2_is_2pm() {
+    assert_eq!(en("the driver will drop them off between noon and 2.", TUESDAY), "Tue 2026-12-01 14:00");
+}
+
+#[test]
+fn before_the_month_is_out_is_the_last_business_day_of_the_month() {
+    assert_eq!(
+        en("You'll get a call from Priya in billing before the month is out.", "2026-11-25 10:00"),
+        "Mon 2026-11-30 18:00"
+    );
+}
+
+#[test]
+fn a_day_of_the_month_naming_a_thing_is_no_due_time() {
+    assert!(find("Nota fiscal do pedido do dia 2?").is_empty());
+}
+
+#[test]
+fn a_holiday_and_the_hours_a_shop_is_open_are_context() {
+    let calendar = calendar("America/Sao_Paulo");
+    let now = jiff::civil::date(2026, 12, 4)
+        .at(17, 30, 0, 0)
+        .to_zoned_datetime(calendar.time_zone().clone())
+        .unwrap();
+    let message = "A loja fica aberta até as 22h, mas a troca só é aprovada pela central: te dou a resposta amanhã à tarde.";
+    assert_eq!(due(message, &now, &calendar).unwrap().expression.text, "amanhã à tarde");
+}

@@ -257,6 +257,10 @@ fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
         "venceu",
         "quase",
         "almost",
+        "aberta",
+        "aberto",
+        "feriado",
+        "holiday",
     ];
     const PAST: &[&str] = &[
         "foi",
@@ -285,6 +289,8 @@ fn opening_hours(message: &str, expression: &TimeExpression) -> bool {
         "combinamos",
         "vi",
         "aconteceu",
+        "era",
+        "eram",
         "ontem",
         "anteontem",
         "desde",

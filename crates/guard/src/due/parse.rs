@@ -776,6 +776,10 @@ impl<'a> Parser<'a> {
         if let Some(e) = self.any(j, &["month -? end", "eom"]) {
             return Some((Meaning::Month { month: which.unwrap_or(Relative::This) }, e));
         }
+        // "before the month is out".
+        if let Some(e) = self.pat(j, "the month is out|over|done") {
+            return Some((Meaning::Month { month: Relative::This }, e));
+        }
         let e = self.pat(j, "month|mes")?;
         let mut end = e;
         if let Some(e2) = self.pat(end, "que|q vem") {
@@ -1070,6 +1074,16 @@ impl<'a> Parser<'a> {
     fn date(&self, i: usize) -> Option<(Day, usize)> {
         // "dia 15", "dia 14 de novembro", "dia 15/12".
         if let Some(e) = self.pat(i, "dia") {
+            // "o pedido do dia 2": a thing of that day, not a time.
+            let of_a_noun = i > 1
+                && self.pat(i - 1, "do|de").is_some()
+                && self
+                    .pat(i - 2, "antes|depois|dps|partir|apos|ate|fim|final|inicio|comeco|manha|tarde|noite")
+                    .is_none()
+                && self.t[i - 2].kind == Kind::Word;
+            if of_a_noun {
+                return None;
+            }
             if let Some(found) = self.numeric_date(e).or_else(|| self.day_month(e)) {
                 return Some(found);
             }
@@ -1345,6 +1359,15 @@ impl<'a> Parser<'a> {
                     }
                 });
             if let Some((hour, minute, e)) = named {
+                // "between noon and 2": the range's end.
+                let range_end = self
+                    .pat(e, "-|to|and|n|&|e|a|ate")
+                    .and_then(|sep| self.clock(sep, true))
+                    .filter(|(c2, _)| c2.hour > hour && !is_after);
+                if let Some((c2, e2)) = range_end {
+                    keep(Some((DayTime::At { hour: c2.hour, minute: c2.minute }, e2)));
+                    continue;
+                }
                 let t = if is_after { DayTime::After { hour, minute } } else { DayTime::At { hour, minute } };
                 keep(Some((t, e)));
                 continue;

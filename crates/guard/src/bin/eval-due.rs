@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use jiff::civil::DateTime;
 use jiff::ZonedDateTime;
 use skillcase_guard::detect;
-use skillcase_guard::due::{due_for, Calendar, CalendarSettings};
+use skillcase_guard::due::{due_for, find, resolve, Calendar, CalendarSettings};
 
 /// One labelled row.
 struct Row {
@@ -37,6 +37,9 @@ struct Tally {
     both: usize,
     exact: usize,
     none_found: usize,
+    /// Wrong dates where another time found in the message had the right one: the choice among
+    /// times failed, not the reading.
+    wrong_choice: usize,
     untimed: usize,
     false_finds: usize,
 }
@@ -126,6 +129,13 @@ fn measure(rows: &[Row], calendar: &Calendar, show: bool) -> Tally {
             continue;
         };
         let date = got.date() == expected.date();
+        if !date {
+            let found_right = find(&row.text)
+                .iter()
+                .filter_map(|e| resolve(e, &now, calendar))
+                .any(|at| at.datetime().date() == expected.date());
+            t.wrong_choice += usize::from(found_right);
+        }
         let part = part(got) == part(expected);
         t.date += usize::from(date);
         t.part += usize::from(part);
@@ -159,7 +169,7 @@ fn part(at: DateTime) -> u8 {
 fn report(language: &str, t: &Tally) {
     let rate = |n: usize| if t.timed == 0 { 0.0 } else { n as f64 / t.timed as f64 };
     println!(
-        "{language}: {} naming a time: date {} ({:.3}), part of day {} ({:.3}), both {} ({:.3}), exact {} ({:.3}), none found {}; {} naming none: a time found anyway {}",
+        "{language}: {} naming a time: date {} ({:.3}), part of day {} ({:.3}), both {} ({:.3}), exact {} ({:.3}), none found {}, wrong date with the right one found too {}; {} naming none: a time found anyway {}",
         t.timed,
         t.date,
         rate(t.date),
@@ -170,6 +180,7 @@ fn report(language: &str, t: &Tally) {
         t.exact,
         rate(t.exact),
         t.none_found,
+        t.wrong_choice,
         t.untimed,
         t.false_finds
     );

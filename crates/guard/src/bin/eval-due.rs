@@ -9,8 +9,8 @@
 //!
 //! Options: `--split holdout|dev` (default `holdout`), `--show` (print every row that is not
 //! exactly right; refused on the held-out split, whose rows the reader must never be tuned on),
-//! `--floor X` (exit 1 when a language's date or part-of-day rate is below X, or when a message
-//! that names a time gets none).
+//! `--floor X` (exit 1 when a language's date or part-of-day rate is below X: `scripts/test` holds
+//! the development splits to theirs).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,8 +65,8 @@ fn main() -> ExitCode {
         report(language, &tally);
         if let Some(floor) = floor {
             let t = tally.timed as f64;
-            if (tally.date as f64) < floor * t || (tally.part as f64) < floor * t || tally.none_found > 0 {
-                eprintln!("{language}: below the floor {floor} or a named time got no due time");
+            if (tally.date as f64) < floor * t || (tally.part as f64) < floor * t {
+                eprintln!("{language}: due dates or parts of the day right below the floor {floor}");
                 ok = false;
             }
         }

@@ -1,12 +1,18 @@
-//! `skillcase guard MESSAGE`: would the guardrail see a promise of a human follow-up here?
+//! `skillcase guard MESSAGE`: would the guardrail see a promise of a human follow-up here, and
+//! when would it fall due?
 //!
 //! Prints `promise` or `clear` (or the whole detection as JSON) and exits 0 either way: a
-//! promise is an answer, not a failure. Scripts test the word; people read the rule and words.
+//! promise is an answer, not a failure. Scripts test the first word; people read the rule and
+//! words. When the promise names a time, a second line says when it falls due, read as the
+//! ledger reads it: in the business calendar of `--zone` (the system's by default), with that
+//! country's national holidays, said at `--at` (now by default).
 
 use crate::format::Format;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Args;
+use skillcase_guard::due::{due_for, Calendar, CalendarSettings};
 
 /// Arguments of `skillcase guard`.
 #[derive(Debug, Args)]
@@ -16,14 +22,45 @@ pub struct GuardArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// The time zone the due time is counted in, an IANA name (`America/Sao_Paulo`); the
+    /// system's by default.
+    #[arg(long)]
+    pub zone: Option<String>,
+    /// The country whose national holidays are days off (`BR`, `US`); the zone's by default.
+    #[arg(long)]
+    pub country: Option<String>,
+    /// When the message is sent, local time in the zone (`2026-12-01T10:00`); now by default.
+    #[arg(long)]
+    pub at: Option<String>,
 }
 
-/// Runs the detector on the message and prints the answer.
+/// Runs the detector on the message and prints the answer and, for a promise, its due time.
 pub fn run(args: GuardArgs) -> anyhow::Result<ExitCode> {
     let found = skillcase_guard::detect(&args.message);
+    let settings =
+        CalendarSettings { time_zone: args.zone, country: args.country, ..CalendarSettings::default() };
+    let calendar =
+        Calendar::from_settings(&settings).map_err(|e| anyhow::anyhow!("invalid calendar: {e}"))?;
+    let now = match &args.at {
+        Some(at) => at
+            .parse::<jiff::civil::DateTime>()
+            .context("--at takes a local date and time such as 2026-12-01T10:00")?
+            .to_zoned_datetime(calendar.time_zone().clone())?,
+        None => jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone()),
+    };
+    let due = if found.promise { due_for(&args.message, &found, &now, &calendar) } else { None };
     match args.format {
-        Format::Text => println!("{}", if found.promise { "promise" } else { "clear" }),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&found)?),
+        Format::Text => {
+            println!("{}", if found.promise { "promise" } else { "clear" });
+            if let Some(due) = &due {
+                println!("due {} ({:?})", due.at.strftime("%a %Y-%m-%d %H:%M %Z"), due.expression.text);
+            }
+        }
+        Format::Json => {
+            let mut json = serde_json::to_value(&found)?;
+            json["due"] = serde_json::to_value(&due)?;
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -159,10 +159,12 @@ fn measure(rows: &[Row], calendar: &Calendar, show: bool) -> Tally {
 /// Morning up to 12:00, afternoon up to 18:00, evening after.
 fn part(at: DateTime) -> u8 {
     let minutes = i32::from(at.hour()) * 60 + i32::from(at.minute());
-    match minutes {
-        ..=720 => 0,
-        ..=1080 => 1,
-        _ => 2,
+    if minutes <= 720 {
+        0
+    } else if minutes <= 1080 {
+        1
+    } else {
+        2
     }
 }
 

@@ -51,7 +51,7 @@
 //! it: a business does not work on the holiday. Expressions tied to an event ("when you arrive",
 //! "na véspera") are not found: they have no clock time. [`due_for`] picks, among several times,
 //! the one beside the promise's verb, leaving out opening hours and days something already
-//! happened. Measured on held-out promise sentences by `eval-due` (figures in the README).
+//! happened. Measured on held-out promise sentences by `eval-due` (figures in docs/due-times.md).
 //!
 //! # Measured on the labelled corpus
 //!

@@ -34,6 +34,17 @@ async function skillsIndex(url, token) {
   return answer.text();
 }
 
+/** A caller of the app's local API (the URL shown in the status line, the data directory's token). */
+async function localApi(browser, dataDir) {
+  const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
+  const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
+  return async (method, path, body) => {
+    const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+    const answer = await fetch(`${url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+    return answer.json();
+  };
+}
+
 /** Polls `probe` every 100 ms until it returns a value (the library scans a new folder in the background). */
 async function waitUntil(probe, what, ms = 5_000) {
   const until = Date.now() + ms;
@@ -222,13 +233,7 @@ describe("the settings screen", { timeout: 240_000 }, () => {
     await screenshot(browser, "settings-calendar-saved");
 
     // Every day works now, so "amanhã cedo" is tomorrow (in São Paulo) at noon there: 15:00 UTC.
-    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
-    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
-    const call = async (method, path, body) => {
-      const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-      const answer = await fetch(`${url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-      return answer.json();
-    };
+    const call = await localApi(browser, dataDir);
     const opened = await call("POST", "/v1/cases", { conversation_id: "wa-calendar", title: "Estorno", summary: "Cobrança em dobro" });
     const verdict = await call("POST", "/v1/guard/before-send", {
       conversation_id: "wa-calendar",
@@ -273,13 +278,7 @@ describe("the settings screen", { timeout: 240_000 }, () => {
 
     // "antes do Natal" falls due at the close (18:00 in São Paulo, 21:00 UTC) of the last
     // business day before Christmas: Monday to Friday, Christmas itself a day off.
-    const url = (await textOf(browser, '[data-testid="api-url"]')).trim();
-    const token = readFileSync(join(dataDir, "api-token"), "utf8").trim();
-    const call = async (method, path, body) => {
-      const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-      const answer = await fetch(`${url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-      return answer.json();
-    };
+    const call = await localApi(browser, dataDir);
     const opened = await call("POST", "/v1/cases", { conversation_id: "wa-natal", title: "Apólice", summary: "Vidros" });
     const verdict = await call("POST", "/v1/guard/before-send", {
       conversation_id: "wa-natal",

@@ -185,12 +185,6 @@ impl Calendar {
         self.country.as_deref()
     }
 
-    /// The same calendar following `code`'s conventions, without adding its holidays.
-    pub fn in_country(mut self, code: &str) -> Calendar {
-        self.country = Some(code.to_string());
-        self
-    }
-
     /// The same calendar working on `days` instead.
     pub fn with_working_days(mut self, days: &[Weekday]) -> Result<Calendar, CalendarError> {
         if days.is_empty() {

@@ -13,8 +13,15 @@ pub const EXECUTABLE_EXTENSIONS: &[&str] = &[
 ];
 
 /// File names (in any folder) that are infrastructure: stored, never offered as references.
-const INFRASTRUCTURE_NAMES: &[&str] =
-    &["skill.config.yaml", "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"];
+const INFRASTRUCTURE_NAMES: &[&str] = &[
+    "skill.config.yaml",
+    "skill.triggers.json",
+    "requirements.txt",
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    ".env",
+];
 
 /// The kind of a file from its relative path (`/` separators).
 pub fn kind_of(path: &str) -> FileKind {

@@ -18,6 +18,7 @@ pub mod policy;
 pub mod scan;
 pub mod skill_dir;
 pub mod tokens;
+pub mod triggers;
 pub mod uri;
 pub mod validate;
 pub mod yaml;

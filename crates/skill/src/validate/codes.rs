@@ -74,6 +74,17 @@ pub const ALL_CODES: &[&str] = &[
     "body_too_many_tokens",
     "reference_nested",
     "reference_without_toc",
+    // trigger cases (skill.triggers.json)
+    "triggers_invalid_json",
+    "triggers_not_a_list",
+    "trigger_case_invalid",
+    "trigger_case_unknown_key",
+    "trigger_query_missing",
+    "trigger_expectation_missing",
+    "trigger_kind_unknown",
+    "trigger_expectation_contradicts",
+    "trigger_ref_missing",
+    "trigger_query_duplicate",
     // per-client profiles (claude-code, codex)
     "listing_entry_cut",
     "client_field_value",

@@ -17,6 +17,7 @@ use ts_rs::TS;
 use crate::classify;
 use crate::config::{self, Source, CONFIG_FILE};
 use crate::files;
+use crate::triggers;
 
 use crate::finding::{self, Finding, Severity};
 use crate::frontmatter::{self, Frontmatter};
@@ -126,6 +127,7 @@ pub enum Needs {
 pub fn needs(path: &str, profile: Profile) -> Needs {
     match path {
         "SKILL.md" | "skill.md" | CONFIG_FILE => Needs::All,
+        triggers::CASES_FILE if profile == Profile::Skillcase => Needs::All,
         clients::OPENAI_YAML if profile == Profile::Codex => Needs::All,
         _ if path.starts_with("references/") => Needs::Lines(body::REFERENCE_LINES_READ),
         _ if profile == Profile::Skillcase => Needs::Head(contents::SHEBANG_BYTES),
@@ -215,6 +217,9 @@ impl Ctx<'_> {
             contents::check(self, out);
             body::check(self, &config, out);
             clients::check_files(self, out);
+            if self.profile == Profile::Skillcase {
+                out.extend(triggers::package_cases(self.pkg).map(|(_, found)| found).unwrap_or_default());
+            }
         }
         Derived {
             config,

@@ -14,3 +14,4 @@ mod finding_codes;
 mod partial_reads;
 mod scan_measure;
 mod scan_rules;
+mod triggers;

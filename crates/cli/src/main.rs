@@ -18,6 +18,7 @@ mod guard;
 mod import;
 mod install;
 mod inventory;
+mod junit;
 #[path = "match.rs"]
 mod match_cmd;
 mod mcp;
@@ -32,6 +33,7 @@ mod skills;
 mod sync;
 mod team;
 mod terminal;
+mod test;
 mod token;
 mod validate;
 mod verify;
@@ -86,6 +88,8 @@ enum Command {
     ReadFile(read_file::Args),
     /// Show which skills a customer message fires (hard or probe).
     Match(match_cmd::Args),
+    /// Run the skills' trigger cases (skill.triggers.json): failures, precision, recall, conflicts.
+    Test(test::Args),
     /// Replace one file of a skill through the library (validated first; internal, for tests and scripts).
     #[command(hide = true)]
     Edit(edit::Args),
@@ -140,6 +144,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Read(args) => read::run(args),
         Command::ReadFile(args) => read_file::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Test(args) => test::run(args),
         Command::Guard(args) => guard::run(args),
         Command::Team(args) => team::run(args),
         Command::Edit(args) => edit::run(args),

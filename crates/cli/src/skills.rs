@@ -55,12 +55,8 @@ pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
     if !dir.is_dir() {
         anyhow::bail!("{} is not a directory", dir.display());
     }
-    let dir = &canonical(dir);
-    let policy = Policy::default();
-    let folders = skill_dirs(dir);
-    let results = parallel::map(&folders, |f| load(f, &policy), |_| {});
     let mut valid = Vec::new();
-    for (folder, result) in folders.iter().zip(results) {
+    for (folder, result) in load_all(dir) {
         match result {
             Validated { skill: Some(skill), .. } if result.is_valid() => valid.push(skill),
             invalid => {
@@ -68,12 +64,22 @@ pub fn load_valid(dir: &Path) -> anyhow::Result<Vec<Skill>> {
                 let _ = writeln!(
                     crate::terminal::stderr(),
                     "skipped {}: {errors} validation error(s)",
-                    folder.dir.display()
+                    folder.display()
                 );
             }
         }
     }
     Ok(valid)
+}
+
+/// Every skill folder of `dir` (or `dir` itself when it holds a SKILL.md) with its validation
+/// under the `skillcase` profile, valid or not, in folder order, loaded on every core.
+pub fn load_all(dir: &Path) -> Vec<(PathBuf, Validated)> {
+    let dir = &canonical(dir);
+    let policy = Policy::default();
+    let folders = skill_dirs(dir);
+    let results = parallel::map(&folders, |f| load(f, &policy), |_| {});
+    folders.into_iter().map(|f| f.dir).zip(results).collect()
 }
 
 /// The valid skill called `name` in `dir`, or the refusal: `skill_not_found` when no folder

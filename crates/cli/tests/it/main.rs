@@ -23,6 +23,7 @@ mod cli_serve;
 mod cli_serve_watch;
 mod cli_settings;
 mod cli_team;
+mod cli_test;
 mod cli_validate;
 mod library_crash;
 mod mcp_clients;

@@ -27,6 +27,7 @@ pub mod settings;
 pub mod skills;
 pub mod team;
 pub mod token;
+mod trigger_tests;
 pub mod workspace;
 
 pub use app::{person_name, App, AppOptions};

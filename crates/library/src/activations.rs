@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::repository::Activation;
+use super::repository::{Activation, LoggedActivation};
 use super::types::DayCount;
 use super::{Library, LibraryError};
 use skillcase_skill::matcher::{SkillMatch, Trigger};
@@ -45,7 +45,7 @@ impl Library {
             })
             .collect();
         let active = hard.iter().map(|m| m.name.clone()).collect();
-        self.repo.record_match(conversation_id, activations, active)?;
+        self.repo.record_match(conversation_id, message, activations, active)?;
         Ok(MatchOutcome { hard, probe })
     }
 
@@ -65,6 +65,12 @@ impl Library {
             return Ok(());
         }
         Err(LibraryError::NotActive { name: name.to_string(), conversation_id: conversation_id.to_string() })
+    }
+
+    /// The latest `limit` (at most 200) activations of `name` with their messages, newest first:
+    /// the activity log, from which an author turns a real message into a trigger case.
+    pub fn activation_log(&self, name: &str, limit: u32) -> Result<Vec<LoggedActivation>, LibraryError> {
+        self.repo.recent_activations(name, limit.clamp(1, 200))
     }
 
     /// Activations of `name` per UTC day over the last `days` days (today included), oldest

@@ -14,6 +14,7 @@ use skillcase_skill::files::is_support_path;
 use skillcase_skill::finding::Finding;
 use skillcase_skill::load::{package_from, LoadError};
 use skillcase_skill::package::{Package, PackageFile};
+use skillcase_skill::triggers::CASES_FILE;
 use skillcase_skill::validate::{validate_package, Validated};
 
 impl Library {
@@ -146,7 +147,7 @@ impl Library {
     }
 }
 
-fn read_package(dir: &std::path::Path) -> Result<Package, LibraryError> {
+pub(super) fn read_package(dir: &std::path::Path) -> Result<Package, LibraryError> {
     super::sync::listed(dir)
         .map_err(LoadError::from)
         .and_then(package_from)
@@ -170,7 +171,7 @@ fn file(path: &str, bytes: Vec<u8>) -> PackageFile {
 }
 
 /// Replaces or adds `path`, keeping the files sorted.
-fn set_file(pkg: &mut Package, path: &str, bytes: Vec<u8>) {
+pub(super) fn set_file(pkg: &mut Package, path: &str, bytes: Vec<u8>) {
     pkg.files.retain(|f| f.path != path);
     pkg.files.push(file(path, bytes));
     pkg.files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -178,7 +179,7 @@ fn set_file(pkg: &mut Package, path: &str, bytes: Vec<u8>) {
 
 /// SKILL.md, skill.config.yaml, or a support path.
 fn check_editable_path(path: &str) -> Result<(), LibraryError> {
-    if path == "SKILL.md" || path == CONFIG_FILE {
+    if path == "SKILL.md" || path == CONFIG_FILE || path == CASES_FILE {
         return Ok(());
     }
     check_support_path(path)

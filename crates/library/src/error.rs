@@ -20,7 +20,7 @@ pub enum LibraryError {
     BadName { name: String },
     #[error("a skill named `{name}` already exists")]
     AlreadyExists { name: String },
-    #[error("`{path}` is not a file you can write; use SKILL.md, skill.config.yaml or a path under references/, assets/, templates/ or scripts/")]
+    #[error("`{path}` is not a file you can write; use SKILL.md, skill.config.yaml, skill.triggers.json or a path under references/, assets/, templates/ or scripts/")]
     BadPath { path: String },
     #[error("skill `{name}` has no file `{path}`")]
     FileNotFound { name: String, path: String },
@@ -34,6 +34,10 @@ pub enum LibraryError {
     Refused { findings: Vec<Finding> },
     #[error("skill `{name}` has {errors} validation error(s) and is not served until they are fixed")]
     Invalid { name: String, errors: u32 },
+    #[error("skill `{name}` already has a trigger case for this message: {query:?}")]
+    TriggerCaseExists { name: String, query: String },
+    #[error("skill `{name}` has no trigger case for the message {query:?}")]
+    TriggerCaseNotFound { name: String, query: String },
     #[error("skill `{name}` is a catalog skill and read-only; install it to get an editable copy")]
     ReadOnly { name: String },
     #[error("skill `{name}` is not in the catalog")]
@@ -91,6 +95,8 @@ impl Coded for LibraryError {
             LibraryError::PatchNoMatch { .. } => "patch_no_match",
             LibraryError::PatchManyMatches { .. } => "patch_ambiguous",
             LibraryError::Refused { .. } => "edit_refused",
+            LibraryError::TriggerCaseExists { .. } => "trigger_case_exists",
+            LibraryError::TriggerCaseNotFound { .. } => "trigger_case_not_found",
             LibraryError::Invalid { .. } => "skill_invalid",
             LibraryError::ReadOnly { .. } => "skill_read_only",
             LibraryError::NotInCatalog { .. } => "catalog_skill_not_found",

@@ -35,6 +35,7 @@ pub mod served;
 mod state;
 pub mod store;
 mod sync;
+pub mod trigger_tests;
 pub mod types;
 pub mod versions;
 pub mod watch;

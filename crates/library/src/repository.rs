@@ -13,6 +13,7 @@ use crate::error::LibraryError;
 use crate::store::{self, SkillRow, VersionRow};
 use crate::types::{ManifestEntry, VersionSource};
 use crate::versions::{Content, StoredValidation};
+use skillcase_skill::matcher::Trigger;
 
 /// Content to record as a version of a skill (unless that content is recorded already).
 #[derive(Debug, Clone)]
@@ -45,6 +46,18 @@ pub struct Activation {
     pub trigger: &'static str,
 }
 
+/// One recorded activation, as the activity log shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[ts(export)]
+pub struct LoggedActivation {
+    /// RFC 3339 UTC.
+    pub at: String,
+    pub trigger: Trigger,
+    pub conversation_id: String,
+    /// The customer message; None for activations recorded before messages were kept.
+    pub message: Option<String>,
+}
+
 /// The library's storage.
 pub trait LibraryRepository: Send + Sync + std::fmt::Debug {
     /// Every `skills` row, by name.
@@ -71,13 +84,17 @@ pub trait LibraryRepository: Send + Sync + std::fmt::Debug {
     /// In one step, if `name`'s pointer is a local folder, moves it as [`Pointer::Elsewhere`];
     /// returns whether it was local.
     fn forget_local(&self, name: &str, catalog_version: Option<Option<i64>>) -> Result<bool, LibraryError>;
-    /// Records a matched message's activations and makes `active` skills active in the conversation.
+    /// Records a matched message's activations (with the message) and makes `active` skills
+    /// active in the conversation.
     fn record_match(
         &self,
         conversation_id: &str,
+        message: &str,
         activations: Vec<Activation>,
         active: Vec<String>,
     ) -> Result<(), LibraryError>;
+    /// The latest `limit` activations of `name`, newest first.
+    fn recent_activations(&self, name: &str, limit: u32) -> Result<Vec<LoggedActivation>, LibraryError>;
     /// Makes `name` active in `conversation_id`.
     fn activate(&self, conversation_id: &str, name: &str) -> Result<(), LibraryError>;
     /// Whether `name` is active in `conversation_id`.
@@ -156,18 +173,19 @@ impl LibraryRepository for SqliteLibrary {
     fn record_match(
         &self,
         conversation_id: &str,
+        message: &str,
         activations: Vec<Activation>,
         active: Vec<String>,
     ) -> Result<(), LibraryError> {
-        let conversation_id = conversation_id.to_owned();
+        let (conversation_id, message) = (conversation_id.to_owned(), message.to_owned());
         self.db.write(move |c| {
             atomic(c, |c| {
                 let stamp = crate::now();
                 for a in &activations {
                     c.execute(
-                        "INSERT INTO activations (skill, version_id, trigger, conversation_id, at)
-                         VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![a.skill, a.version, a.trigger, conversation_id, stamp],
+                        "INSERT INTO activations (skill, version_id, trigger, conversation_id, at, message)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        params![a.skill, a.version, a.trigger, conversation_id, stamp, message],
                     )?;
                 }
                 for name in &active {
@@ -193,6 +211,27 @@ impl LibraryRepository for SqliteLibrary {
                 )
                 .optional()?;
             Ok(found.is_some())
+        })
+    }
+
+    fn recent_activations(&self, name: &str, limit: u32) -> Result<Vec<LoggedActivation>, LibraryError> {
+        self.db.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT at, trigger, conversation_id, message FROM activations
+                 WHERE skill = ?1 ORDER BY id DESC LIMIT ?2",
+            )?;
+            let rows = stmt
+                .query_map(params![name, limit], |r| {
+                    let trigger: String = r.get(1)?;
+                    Ok(LoggedActivation {
+                        at: r.get(0)?,
+                        trigger: if trigger == "hard" { Trigger::Hard } else { Trigger::Probe },
+                        conversation_id: r.get(2)?,
+                        message: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
         })
     }
 

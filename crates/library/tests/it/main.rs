@@ -11,6 +11,7 @@ mod import_security;
 mod library_activations;
 mod library_changes;
 mod library_scan;
+mod library_triggers;
 mod library_watching;
 mod remote;
 mod watch;

@@ -52,6 +52,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0019_closed_totals.sql"),
     include_str!("migrations/0020_catalog_token_files.sql"),
     include_str!("migrations/0021_drop_catalog_token.sql"),
+    include_str!("migrations/0022_activation_messages.sql"),
 ];
 /// The migration (its index in [`MIGRATIONS`]) whose hook moves the catalog tokens into files.
 const CATALOG_TOKEN_FILES: usize = 19;

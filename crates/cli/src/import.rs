@@ -94,9 +94,19 @@ fn print_report(
         report.files.len()
     )?;
     match &report.version {
-        Some(version) => writeln!(out, " as version {}", version.id),
-        None => writeln!(out),
+        Some(version) => writeln!(out, " as version {}", version.id)?,
+        None => writeln!(out)?,
     }
+    for change in &report.trigger_changes {
+        let verdict = if change.passed_before { "now fails" } else { "now passes" };
+        writeln!(
+            out,
+            "  trigger case of {} {verdict}: {}",
+            change.skill,
+            crate::test::describe(&change.now)
+        )?;
+    }
+    Ok(())
 }
 
 fn print_finding(out: &mut impl Write, source: &str, f: &Finding) -> std::io::Result<()> {

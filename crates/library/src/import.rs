@@ -120,6 +120,7 @@ impl Library {
             files: files_of(&pkg),
             findings: validated.findings.clone(),
             refused: None,
+            trigger_changes: self.trigger_changes(&name, &pkg, &validated),
         };
         let hash = content_hash(&super::versions::manifest_of(&pkg));
         report.unchanged = self.repo.find_version(&name, &hash)?.is_some();
@@ -191,5 +192,6 @@ fn refused(name: Option<String>, code: &str, mut findings: Vec<Finding>) -> Impo
         files: Vec::new(),
         findings,
         refused: Some(code.to_string()),
+        trigger_changes: Vec::new(),
     }
 }

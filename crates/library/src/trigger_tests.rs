@@ -12,8 +12,9 @@ use super::edit::{read_package, set_file};
 use super::{Library, LibraryError, PROFILE};
 use skillcase_skill::matcher::normalize;
 use skillcase_skill::model::Skill;
+use skillcase_skill::package::Package;
 use skillcase_skill::triggers::{self, render_cases, CaseResult, TriggerCase, TriggerReport, CASES_FILE};
-use skillcase_skill::validate::validate_package;
+use skillcase_skill::validate::{validate_package, Validated};
 
 /// A case whose verdict an edit changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -66,27 +67,36 @@ impl Library {
         path: &str,
         text: &str,
     ) -> Result<Vec<CaseChange>, LibraryError> {
-        let served = self.write_state().served();
         let (entry, _) = self.live_entry(name)?;
         let mut pkg = read_package(&entry.dir)?;
         set_file(&mut pkg, path, text.as_bytes().to_vec());
         let validated = validate_package(&pkg, PROFILE, &self.policy);
+        Ok(self.trigger_changes(name, &pkg, &validated))
+    }
+
+    /// The cases whose verdict would change if `name` became `pkg` (validated as `validated`):
+    /// its own cases come from the package, every other skill's from the live folders. A package
+    /// that does not validate takes `name` out of matching, as writing it would.
+    pub(crate) fn trigger_changes(
+        &self,
+        name: &str,
+        pkg: &Package,
+        validated: &Validated,
+    ) -> Vec<CaseChange> {
+        let served = self.write_state().served();
         let before_cases = self.served_cases(&served.skills);
         let mut after_skills: Vec<Skill> = served.skills.iter().filter(|s| s.name != name).cloned().collect();
         let mut after_cases = before_cases.clone();
         after_cases.remove(name);
-        if let (true, Some(mut skill)) = (validated.is_valid(), validated.skill) {
-            skill.dir = entry.dir.clone();
-            if let Some((cases, _)) = triggers::package_cases(&pkg) {
+        if let (true, Some(skill)) = (validated.is_valid(), &validated.skill) {
+            if let Some((cases, _)) = triggers::package_cases(pkg) {
                 after_cases.insert(name.to_string(), cases);
-            } else if let Some(cases) = before_cases.get(name) {
-                after_cases.insert(name.to_string(), cases.clone());
             }
-            after_skills.push(skill);
+            after_skills.push(skill.clone());
         }
         let before = triggers::run_cases(&served.skills, &before_cases);
         let after = triggers::run_cases(&after_skills, &after_cases);
-        Ok(changes(&before, &after))
+        changes(&before, &after)
     }
 
     /// The cases of every skill in `skills` that carries any, read from their live folders. A

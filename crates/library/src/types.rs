@@ -238,6 +238,9 @@ pub struct ImportReport {
     /// Set on refusal: the stable code (`import_refused`, `import_security_refused` or
     /// `skill_name_invalid`).
     pub refused: Option<String>,
+    /// The trigger cases whose verdict the import changes (empty on refusal), so a dry run can
+    /// say which before the new version goes live.
+    pub trigger_changes: Vec<crate::trigger_tests::CaseChange>,
 }
 
 /// One file of an imported package.

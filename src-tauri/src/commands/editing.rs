@@ -2,8 +2,11 @@
 //! and edits validated before they are written. Each command is one call into the application.
 
 use crate::ipc::ipc;
+use skillcase_application::domain::library::repository::LoggedActivation;
+use skillcase_application::domain::library::trigger_tests::CaseChange;
 use skillcase_application::domain::library::{DayCount, FileDiff, SkillDetail, VersionInfo};
 use skillcase_application::domain::skill::finding::Finding;
+use skillcase_application::domain::skill::triggers::{TriggerCase, TriggerReport};
 use tauri::State;
 
 use crate::state::AppState;
@@ -52,5 +55,35 @@ ipc! {
     /// Deletes a skill's folder (its versions stay).
     fn skill_delete(state: State<'_, AppState>, name: String) -> () {
         Ok(state.app().delete_skill(name).await?)
+    }
+
+    /// The skill's latest activations with their messages.
+    fn skill_activation_log(state: State<'_, AppState>, name: String) -> Vec<LoggedActivation> {
+        Ok(state.app().activation_log(name).await?)
+    }
+
+    /// Every served skill's trigger cases, run against the whole library.
+    fn skill_trigger_tests(state: State<'_, AppState>) -> TriggerReport {
+        Ok(state.app().trigger_tests().await?)
+    }
+
+    /// Adds a trigger case to a skill and returns the fresh report.
+    fn skill_add_trigger_case(state: State<'_, AppState>, name: String, case: TriggerCase) -> TriggerReport {
+        Ok(state.app().add_trigger_case(name, case).await?)
+    }
+
+    /// Removes a skill's trigger case by its message and returns the fresh report.
+    fn skill_remove_trigger_case(state: State<'_, AppState>, name: String, query: String) -> TriggerReport {
+        Ok(state.app().remove_trigger_case(name, query).await?)
+    }
+
+    /// The trigger cases whose verdict saving `text` would change, writing nothing.
+    fn skill_preview_trigger_changes(
+        state: State<'_, AppState>,
+        name: String,
+        path: String,
+        text: String,
+    ) -> Vec<CaseChange> {
+        Ok(state.app().preview_trigger_changes(name, path, text).await?)
     }
 }

@@ -70,6 +70,11 @@ ipc! {
         Ok(state.app().import_skill(path, false).await?)
     }
 
+    /// Every check of an import, writing nothing: what it would report, trigger cases included.
+    fn skills_import_check(state: State<'_, AppState>, path: PathBuf) -> ImportReport {
+        Ok(state.app().import_skill(path, true).await?)
+    }
+
     /// The native file picker for packages (some Linux file managers' drops are unreliable).
     fn skills_pick_packages(app: AppHandle, title: String, filter_name: String) -> Vec<PathBuf> {
         let chosen = tauri::async_runtime::spawn_blocking(move || {

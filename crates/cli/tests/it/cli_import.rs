@@ -217,3 +217,46 @@ fn a_package_with_a_critical_scan_finding_is_refused_with_its_own_code_and_exits
     assert_eq!(report["findings"][0]["line"], 5);
     assert!(!skills.exists());
 }
+
+#[test]
+fn a_dry_run_names_the_trigger_cases_the_new_version_would_break() {
+    let work = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let skills = work.path().join("skills");
+    let md = b"---\nname: frete\ndescription: Calcula o frete.\n---\nBody.\n";
+    let cases = br#"[{"query": "qual o frete?", "should_trigger": true}]"#;
+    let first = write_zip(
+        work.path(),
+        &[
+            ("frete/SKILL.md", md),
+            ("frete/skill.config.yaml", b"matcher:\n  any_keywords: [frete]\n"),
+            ("frete/skill.triggers.json", cases),
+        ],
+    );
+    let out = skillcase(&data).arg("import").arg(&first).arg("--into").arg(&skills).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    let second = write_zip(
+        work.path(),
+        &[
+            ("frete/SKILL.md", md),
+            ("frete/skill.config.yaml", b"matcher:\n  any_keywords: [envio]\n"),
+            ("frete/skill.triggers.json", cases),
+        ],
+    );
+    let out = skillcase(&data)
+        .arg("import")
+        .arg(&second)
+        .arg("--into")
+        .arg(&skills)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout_of(&out).contains(
+            "  trigger case of frete now fails: \"qual o frete?\" -> does not fire; expected to fire hard\n"
+        ),
+        "{}",
+        stdout_of(&out)
+    );
+}

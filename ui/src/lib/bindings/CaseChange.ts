@@ -6,7 +6,7 @@ import type { CaseResult } from "./CaseResult";
  */
 export type CaseChange = { 
 /**
- * The skill the case belongs to (an edit of one skill can change another's cases).
+ * The skill the case belongs to.
  */
 skill: string, 
 /**

@@ -148,6 +148,8 @@ export type ErrorCode =
   | "too_deep"
   | "too_many_connections"
   | "too_many_files"
+  | "trigger_case_exists"
+  | "trigger_case_not_found"
   | "unauthorized"
   | "unknown_client"
   | "unknown_index_format"

@@ -5,6 +5,7 @@ import type { AgentClient } from "./AgentClient";
 import type { AgentInput } from "./AgentInput";
 import type { AppInfo } from "./AppInfo";
 import type { Case } from "./Case";
+import type { CaseChange } from "./CaseChange";
 import type { CaseFilter } from "./CaseFilter";
 import type { CasePage } from "./CasePage";
 import type { CaseReport } from "./CaseReport";
@@ -28,6 +29,7 @@ import type { IndexFormat } from "./IndexFormat";
 import type { InstallPlace } from "./InstallPlace";
 import type { InstallReport } from "./InstallReport";
 import type { InstallTarget } from "./InstallTarget";
+import type { LoggedActivation } from "./LoggedActivation";
 import type { MatchOutcome } from "./MatchOutcome";
 import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
@@ -57,6 +59,8 @@ import type { SkillQuery } from "./SkillQuery";
 import type { TabCounts } from "./TabCounts";
 import type { TeamCheck } from "./TeamCheck";
 import type { TeamInbox } from "./TeamInbox";
+import type { TriggerCase } from "./TriggerCase";
+import type { TriggerReport } from "./TriggerReport";
 import type { VersionInfo } from "./VersionInfo";
 import type { YouSettings } from "./YouSettings";
 import { call } from "../backend/core";
@@ -483,10 +487,24 @@ export function skillActivation(args: { name: string; task: string | null }): Pr
 }
 
 /**
+ * The skill's latest activations with their messages.
+ */
+export function skillActivationLog(args: { name: string }): Promise<Array<LoggedActivation>> {
+  return call<Array<LoggedActivation>>("skill_activation_log", args);
+}
+
+/**
  * Activations per day over the last `days` days.
  */
 export function skillActivity(args: { name: string; days: number }): Promise<Array<DayCount>> {
   return call<Array<DayCount>>("skill_activity", args);
+}
+
+/**
+ * Adds a trigger case to a skill and returns the fresh report.
+ */
+export function skillAddTriggerCase(args: { name: string; case: TriggerCase }): Promise<TriggerReport> {
+  return call<TriggerReport>("skill_add_trigger_case", args);
 }
 
 /**
@@ -577,10 +595,24 @@ export function skillPreviewEdit(args: { name: string; path: string; text: strin
 }
 
 /**
+ * The trigger cases whose verdict saving `text` would change, writing nothing.
+ */
+export function skillPreviewTriggerChanges(args: { name: string; path: string; text: string }): Promise<Array<CaseChange>> {
+  return call<Array<CaseChange>>("skill_preview_trigger_changes", args);
+}
+
+/**
  * Removes one support file.
  */
 export function skillRemoveFile(args: { name: string; path: string }): Promise<SkillDetail> {
   return call<SkillDetail>("skill_remove_file", args);
+}
+
+/**
+ * Removes a skill's trigger case by its message and returns the fresh report.
+ */
+export function skillRemoveTriggerCase(args: { name: string; query: string }): Promise<TriggerReport> {
+  return call<TriggerReport>("skill_remove_trigger_case", args);
 }
 
 /**
@@ -612,6 +644,13 @@ export function skillSource(args: { name: string; path: string }): Promise<strin
 }
 
 /**
+ * Every served skill's trigger cases, run against the whole library.
+ */
+export function skillTriggerTests(): Promise<TriggerReport> {
+  return call<TriggerReport>("skill_trigger_tests");
+}
+
+/**
  * Every version of a skill, newest first.
  */
 export function skillVersions(args: { name: string }): Promise<Array<VersionInfo>> {
@@ -623,6 +662,13 @@ export function skillVersions(args: { name: string }): Promise<Array<VersionInfo
  */
 export function skillsImport(args: { path: string }): Promise<ImportReport> {
   return call<ImportReport>("skills_import", args);
+}
+
+/**
+ * Every check of an import, writing nothing: what it would report, trigger cases included.
+ */
+export function skillsImportCheck(args: { path: string }): Promise<ImportReport> {
+  return call<ImportReport>("skills_import_check", args);
 }
 
 /**

@@ -45,6 +45,19 @@ vi.mock("$lib/bindings/commands", () => ({
     files: [{ path: "SKILL.md", kind: "skill_md", size: 10, short_hash: "abcdefabcdef" }],
     findings: [],
     refused: path.includes("evil") ? "zip_path_traversal" : null,
+    trigger_changes: [],
+  })),
+  skillsImportCheck: vi.fn(async ({ path }: { path: string }) => ({
+    name: path.includes("evil") ? null : "frete",
+    installed: false,
+    dry_run: true,
+    replaced: false,
+    version: null,
+    unchanged: false,
+    files: [],
+    findings: [],
+    refused: path.includes("evil") ? "zip_path_traversal" : null,
+    trigger_changes: [],
   })),
   skillsPickPackages: vi.fn(async () => []),
 }));
@@ -117,7 +130,9 @@ describe("the skills library", () => {
     library.dropped?.({ type: "drop", paths: ["/a/frete.zip", "/a/evil.zip"] });
     await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("2 of 2 done"));
     expect(screen.queryByTestId("drop-overlay")).toBeNull();
-    expect(vi.mocked(commands.skillsImport).mock.calls).toEqual([[{ path: "/a/frete.zip" }], [{ path: "/a/evil.zip" }]]);
+    // Each file is checked first; the refused one is never imported.
+    expect(vi.mocked(commands.skillsImportCheck).mock.calls).toEqual([[{ path: "/a/frete.zip" }], [{ path: "/a/evil.zip" }]]);
+    expect(vi.mocked(commands.skillsImport).mock.calls).toEqual([[{ path: "/a/frete.zip" }]]);
     expect(document.querySelector('[data-source="evil.zip"]')?.getAttribute("data-state")).toBe("refused");
   });
 

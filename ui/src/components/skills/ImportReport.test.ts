@@ -15,6 +15,7 @@ const outcomes: ImportOutcome[] = [
       { path: "references/tabela.md", size: 380, kind: "reference", short_hash: "60303ae22b99" },
     ],
     warnings: [],
+    changes: [],
   },
   {
     source: "/home/ana/Downloads/evil.zip",
@@ -53,5 +54,30 @@ describe("import report", () => {
     const refused = container.querySelector('[data-state="refused"]')!;
     expect(refused.querySelector("h3")?.textContent).toContain("import_refused");
     expect(refused.querySelector('[data-code="zip_path_traversal"]')?.textContent).toContain("Rebuild the zip from inside the skill folder.");
+  });
+
+  it("holds a package that breaks trigger cases, names them, and offers to import anyway or not", async () => {
+    const held: ImportOutcome[] = [
+      {
+        source: "/home/ana/Downloads/frete.zip",
+        state: "held",
+        name: "frete",
+        changes: [
+          {
+            skill: "frete",
+            passed_before: true,
+            now: { case: { query: "qual o frete?", should_trigger: true }, fired: null, keyword: null, required: [], others: [], failure: "not_fired" },
+          },
+        ],
+      },
+    ];
+    const confirmed: number[] = [];
+    const { container, getByTestId } = render(ImportReport, { outcomes: held, onconfirm: (i: number) => confirmed.push(i), ondiscard: () => {} });
+    const article = container.querySelector('[data-state="held"]')!;
+    expect(article.textContent).toContain("held: importing frete would make passing trigger cases fail");
+    expect(article.querySelector('[data-breaks="true"]')?.textContent).toContain("would fail");
+    expect(article.querySelector('[data-breaks="true"] q')?.textContent).toBe("qual o frete?");
+    getByTestId("import-anyway").click();
+    expect(confirmed).toEqual([0]);
   });
 });

@@ -12,6 +12,7 @@ const imported: ImportReport = {
   files: [{ path: "SKILL.md", kind: "skill_md", size: 10, short_hash: "abcdefabcdef" }],
   findings: [],
   refused: null,
+  trigger_changes: [],
 };
 
 describe("importing several files", () => {
@@ -43,5 +44,28 @@ describe("importing several files", () => {
     };
     const [outcome] = await importAll(["/a/evil.zip"], async () => refused, () => {});
     expect(outcome).toMatchObject({ state: "refused", code: "zip_path_traversal", message: "escapes the folder" });
+  });
+
+  it("holds a package that would make a passing trigger case fail, naming the case, and imports one that only fixes cases", async () => {
+    const change = (passed_before: boolean) => ({
+      skill: "frete",
+      passed_before,
+      now: { case: { query: "qual o frete?", should_trigger: true }, fired: null, keyword: null, required: [], others: [], failure: passed_before ? ("not_fired" as const) : null },
+    });
+    const runs: string[] = [];
+    const run = async (path: string) => (runs.push(path), imported);
+    const check = async (path: string) => ({ ...imported, dry_run: true, trigger_changes: [change(path.endsWith("breaks.zip"))] });
+    const outcomes = await importAll(["/a/breaks.zip", "/a/fixes.zip"], run, () => {}, check);
+    expect(outcomes[0]).toMatchObject({ state: "held", name: "frete", changes: [{ passed_before: true }] });
+    expect(outcomes[1]).toMatchObject({ state: "imported", changes: [] });
+    expect(runs).toEqual(["/a/fixes.zip"]);
+  });
+
+  it("reports a refusal found by the check without importing", async () => {
+    const runs: string[] = [];
+    const check = async () => ({ ...imported, name: null, refused: "import_refused" });
+    const [outcome] = await importAll(["/a/bad.zip"], async (p) => (runs.push(p), imported), () => {}, check);
+    expect(outcome.state).toBe("refused");
+    expect(runs).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // The import report and the validation panel both show findings grouped by file, errors first,
 // so the first thing a reader sees is what blocks the skill.
+import type { CaseChange } from "../bindings/CaseChange";
 import type { ErrorBody } from "../bindings/ErrorBody";
 import type { FileKind } from "../bindings/FileKind";
 import type { Finding } from "../bindings/Finding";
@@ -95,7 +96,8 @@ export type ReportFile = { path: string; size: number; kind: FileKind; short_has
 /** One dropped or chosen file's import, while it runs and after. */
 export type ImportOutcome =
   | { source: string; state: "running" }
-  | { source: string; state: "imported"; name: string; version: number; files: ReportFile[]; warnings: Finding[] }
+  | { source: string; state: "imported"; name: string; version: number; files: ReportFile[]; warnings: Finding[]; changes: CaseChange[] }
+  | { source: string; state: "held"; name: string; changes: CaseChange[] }
   | { source: string; state: "refused"; code: string; message: string; findings: Finding[] };
 
 /** The file name of a path (`/tmp/x/frete.zip` -> `frete.zip`), for report titles. */

@@ -6,7 +6,8 @@ import { cases } from "./cases";
 import { settings } from "./settings";
 import { install } from "./install";
 import { team } from "./team";
+import { triggers } from "./triggers";
 
-export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team };
+export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers };
 
 export type MessageKey = keyof typeof en;

@@ -7,5 +7,6 @@ import { cases } from "./cases";
 import { settings } from "./settings";
 import { install } from "./install";
 import { team } from "./team";
+import { triggers } from "./triggers";
 
-export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team };
+export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers };

@@ -100,5 +100,6 @@ export async function agentApi(browser, dataDir) {
     provideUpdate: (id, info) => request("POST", `/v1/cases/${id}/updates`, { info }),
     beforeSend: (body) => request("POST", "/v1/guard/before-send", body),
     getCase: (id) => request("GET", `/v1/cases/${id}`),
+    matchMessage: (conversation_id, message) => request("POST", "/v1/skills/match", { conversation_id, message }),
   };
 }

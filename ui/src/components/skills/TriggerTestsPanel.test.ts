@@ -38,7 +38,7 @@ describe("a skill's Tests tab", () => {
 
   it("shows each case expected against actual, with the failure's reason and the figures", async () => {
     render(TriggerTestsPanel, { name: "frete", changeTick: 0, editable: true, onopen: () => {} });
-    expect((await screen.findByTestId("tests-summary")).textContent).toContain("1 passed, 1 failed · precision 100 % · recall 50 %");
+    expect((await screen.findByTestId("tests-summary")).textContent).toContain("Passed: 1 · Failed: 1 · precision 100 % · recall 50 %");
     const failed = document.querySelector('[data-passed="false"]')!;
     expect(failed.textContent).toContain("near miss (“entrega”)");
     expect(failed.textContent).toContain("It should fire and does not.");
@@ -52,8 +52,9 @@ describe("a skill's Tests tab", () => {
     await fireEvent.change(screen.getByTestId("case-expect"), { target: { value: "not" } });
     await fireEvent.submit(screen.getByTestId("add-case"));
     expect(commands.skillAddTriggerCase).toHaveBeenCalledWith({ name: "frete", case: { query: "quero trocar", should_trigger: false } });
+    // The failing case is listed first.
     await fireEvent.click(screen.getAllByTestId("remove-case")[0]);
-    expect(commands.skillRemoveTriggerCase).toHaveBeenCalledWith({ name: "frete", query: "qual o frete?" });
+    expect(commands.skillRemoveTriggerCase).toHaveBeenCalledWith({ name: "frete", query: "a entrega atrasou" });
   });
 
   it("offers no add or remove on a read-only skill", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeEach } from "vitest";
 import { setLocale } from "../i18n/index.svelte";
-import { actualText, conflictText, expectedText, orderedChanges, percent, quickCase } from "./triggers";
+import { actualText, conflictText, expectedText, failuresFirst, orderedChanges, percent, quickCase } from "./triggers";
 import type { CaseResult } from "../bindings/CaseResult";
 import type { CaseChange } from "../bindings/CaseChange";
 
@@ -58,5 +58,11 @@ describe("trigger tests in words", () => {
 
   it("makes a one-click case of a trimmed message", () => {
     expect(quickCase("  qual o frete?\n", false)).toEqual({ query: "qual o frete?", should_trigger: false });
+  });
+
+  it("lists failing cases first, keeping each group's order", () => {
+    const named = (query: string, failed: boolean) => result({ case: { query, should_trigger: true }, failure: failed ? "not_fired" : null });
+    const order = failuresFirst([named("a", false), named("b", true), named("c", false), named("d", true)]).map((r) => r.case.query);
+    expect(order).toEqual(["b", "d", "a", "c"]);
   });
 });

@@ -37,6 +37,11 @@ export function conflictText(c: Conflict): string {
   return c.kind === "fires_many" ? t("triggers.conflicts.fires_many", { skills }) : t("triggers.conflicts.taken", { owner: c.owner, skills });
 }
 
+/** The cases with the failing ones first, each group in its original order. */
+export function failuresFirst(cases: CaseResult[]): CaseResult[] {
+  return [...cases.filter((c) => c.failure !== null), ...cases.filter((c) => c.failure === null)];
+}
+
 /** The changes an edit makes, cases it breaks first. */
 export function orderedChanges(changes: CaseChange[]): CaseChange[] {
   return [...changes].sort((a, b) => Number(b.passed_before) - Number(a.passed_before));

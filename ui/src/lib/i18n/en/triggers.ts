@@ -2,7 +2,7 @@
 // activity log, the library's conflicts and the editor's preview. pt-BR/triggers.ts has the same keys.
 export const triggers = {
   "skills.tab.tests": "Tests",
-  "triggers.summary": "{passed} passed, {failed} failed · precision {precision} · recall {recall}",
+  "triggers.summary": "Passed: {passed} · Failed: {failed} · precision {precision} · recall {recall}",
   "triggers.notApplicable": "n/a",
   "triggers.none": "No trigger cases yet. Add the messages this skill must and must not fire on — here, from Try a message, or from a real message in Activity.",
   "triggers.file": "Kept in {file}, versioned and exported with the skill.",

@@ -59,7 +59,7 @@ export const skills: Record<keyof typeof en, string> = {
   "skills.import.progress": "{done} de {total} concluídos",
   "skills.import.running": "importando…",
   "skills.import.imported": "{name} importada, versão {version}",
-  "skills.import.held": "retido: importar {name} faria casos de gatilho que passam falharem",
+  "skills.import.held": "retido: importar {name} faria falhar casos de gatilho que hoje passam",
   "skills.import.anyway": "Importar mesmo assim",
   "skills.import.discard": "Não importar",
   "skills.import.refused": "recusado",

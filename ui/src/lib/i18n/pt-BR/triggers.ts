@@ -4,7 +4,7 @@ import type { triggers as en } from "../en/triggers";
 
 export const triggers: Record<keyof typeof en, string> = {
   "skills.tab.tests": "Testes",
-  "triggers.summary": "{passed} passaram, {failed} falharam · precisão {precision} · recall {recall}",
+  "triggers.summary": "Passaram: {passed} · Falharam: {failed} · precisão {precision} · recall {recall}",
   "triggers.notApplicable": "n/d",
   "triggers.none": "Nenhum caso de gatilho ainda. Adicione as mensagens em que esta skill deve e não deve disparar — aqui, em Testar uma mensagem ou a partir de uma mensagem real em Atividade.",
   "triggers.file": "Guardados em {file}, versionados e exportados com a skill.",

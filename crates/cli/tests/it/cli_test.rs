@@ -165,3 +165,63 @@ fn junit_output_is_valid_against_the_junit_schema_with_failures_conflicts_and_br
         .unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
 }
+
+/// The JSON report's cases for `path`, as (skill, query, passed).
+fn cases_of(path: &Path) -> Vec<(String, String, bool)> {
+    let a = test_cmd(&[path.to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let mut out = Vec::new();
+    for s in doc["skills"].as_array().unwrap() {
+        for c in s["cases"].as_array().unwrap() {
+            out.push((
+                s["name"].as_str().unwrap().into(),
+                c["case"]["query"].as_str().unwrap().into(),
+                c["failure"].is_null(),
+            ));
+        }
+    }
+    out
+}
+
+const CASES: &str = r#"[{"query": "qual o frete?", "should_trigger": true}, {"query": "quero trocar", "should_trigger": false}]"#;
+
+#[test]
+fn the_cases_survive_an_export_and_an_import_byte_for_byte() {
+    let work = TempDir::new().unwrap();
+    let data = TempDir::new().unwrap();
+    let dir = skill(work.path(), "frete", FRETE, CASES);
+    let package = work.path().join("frete.skill");
+    let skillcase = || {
+        let mut c = Command::cargo_bin("skillcase").unwrap();
+        c.env("SKILLCASE_DATA_DIR", data.path());
+        c
+    };
+    skillcase().arg("export").arg(&dir).arg("-o").arg(&package).assert().code(0);
+    let imported = work.path().join("imported");
+    skillcase().arg("import").arg(&package).arg("--into").arg(&imported).assert().code(0);
+    let copy = imported.join("frete/skill.triggers.json");
+    assert_eq!(fs::read(&copy).unwrap(), CASES.as_bytes());
+    assert_eq!(cases_of(&imported), cases_of(&dir));
+    assert_eq!(cases_of(&imported).len(), 2);
+}
+
+#[test]
+fn an_install_to_an_agent_folder_carries_the_cases() {
+    let work = TempDir::new().unwrap();
+    let dir = skill(work.path(), "frete", FRETE, CASES);
+    let project = work.path().join("project");
+    fs::create_dir_all(&project).unwrap();
+    Command::cargo_bin("skillcase")
+        .unwrap()
+        .env("SKILLCASE_DATA_DIR", work.path().join("data"))
+        .env("HOME", work.path().join("home"))
+        .arg("install")
+        .arg(&dir)
+        .args(["--target", "claude", "--project"])
+        .arg(&project)
+        .assert()
+        .code(0);
+    let installed = project.join(".claude/skills/frete");
+    assert_eq!(fs::read(installed.join("skill.triggers.json")).unwrap(), CASES.as_bytes());
+    assert_eq!(cases_of(&installed), cases_of(&dir));
+}

@@ -168,12 +168,12 @@ impl Calendar {
         };
         let national = match (&country, settings.national_holidays) {
             (Some(code), true) => national_dates(code),
-            _ => Vec::new(),
+            _ => &[],
         };
         let mut calendar = calendar
             .with_working_days(&settings.working_days)?
             .with_hours(parse_time(&settings.opens)?, parse_time(&settings.closes)?)?
-            .with_holidays(national.into_iter().filter(|d| !working.contains(d)))
+            .with_holidays(national.iter().copied().filter(|d| !working.contains(d)))
             .with_holidays(holidays);
         calendar.country = country;
         Ok(calendar)

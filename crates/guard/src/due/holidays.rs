@@ -28,11 +28,20 @@ struct CountryData {
     name: [String; 2],
     /// Date → its name in English and, where the source has one, in Portuguese.
     holidays: BTreeMap<String, (String, Option<String>)>,
+    /// The same dates parsed once, so every calendar built from settings reuses them.
+    #[serde(skip)]
+    dates: Vec<Date>,
 }
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| serde_json::from_str(DATA).expect("data/holidays.json is checked by its test"))
+    TABLE.get_or_init(|| {
+        let mut table: Table = serde_json::from_str(DATA).expect("data/holidays.json is checked by its test");
+        for country in table.countries.values_mut() {
+            country.dates = country.holidays.keys().filter_map(|d| d.parse().ok()).collect();
+        }
+        table
+    })
 }
 
 /// A country whose national holidays Skillcase knows.
@@ -103,10 +112,9 @@ pub fn national_holidays(code: &str, from: Date, to: Date) -> Vec<Holiday> {
         .collect()
 }
 
-/// Every national holiday date of `code` the table has.
-pub(crate) fn national_dates(code: &str) -> Vec<Date> {
-    let Some(country) = table().countries.get(code) else { return Vec::new() };
-    country.holidays.keys().filter_map(|d| d.parse().ok()).collect()
+/// Every national holiday date of `code` the table has, in date order.
+pub(crate) fn national_dates(code: &str) -> &'static [Date] {
+    table().countries.get(code).map_or(&[], |country| country.dates.as_slice())
 }
 
 #[cfg(test)]

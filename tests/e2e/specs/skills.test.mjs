@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
-import { skillPackage, skillsDirWith, writeZip } from "../support/skills.mjs";
+import { dropFiles, fill, invoke, openSkill, skillPackage, skillsDirWith, writeZip } from "../support/skills.mjs";
 
 const SEEDED = ["trocas-e-devolucoes", "politica-de-frete"];
 const EXPRESSO = skillPackage("frete-expresso", { keyword: "expresso", description: '"Frete expresso: prazos e preços da entrega em 24 h."' });
@@ -19,61 +19,10 @@ const EVIL = {
   "../../outside.md": "escapes the skills directory",
 };
 
-/** Emits Tauri's drop event with `paths`, as the window does when files are dropped on it. */
-async function dropFiles(browser, paths) {
-  const result = await browser.executeAsync((dropped, done) => {
-    window.__TAURI_INTERNALS__
-      .invoke("plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: dropped, position: { x: 400, y: 300 } } })
-      .then(() => done("ok"), (err) => done(`emit failed: ${JSON.stringify(err)}`));
-  }, paths);
-  assert.equal(result, "ok");
-}
-
-/** Calls a Tauri command from the page, resolving with `{ ok }` or `{ err }`. */
-async function invoke(browser, command, args) {
-  return browser.executeAsync(
-    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
-    command,
-    args,
-  );
-}
-
-/** Sets a text field's value the way typing does (an `input` event the UI reacts to). */
-async function fill(browser, selector, text) {
-  await browser.execute(
-    (sel, value) => {
-      const el = document.querySelector(sel);
-      el.focus();
-      el.value = value;
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-    },
-    selector,
-    text,
-  );
-}
-
 async function click(browser, selector) {
   const el = await browser.$(selector);
   await el.waitForExist({ timeout: 30_000, timeoutMsg: `${selector} should exist` });
   await el.click();
-}
-
-async function openSkill(browser, name) {
-  await click(browser, 'nav button[data-nav="skills"]');
-  const back = await browser.$('[data-testid="back"]');
-  if (await back.isExisting()) await back.click();
-  await fill(browser, '[data-testid="skill-search"]', name);
-  // Wait for the search's own answer (a short list holding the skill), not the rows shown before it.
-  await browser.waitUntil(
-    () =>
-      browser.execute((wanted) => {
-        const list = document.querySelector('[data-testid="virtual-list"]');
-        return Number(list.dataset.total) <= 3 && list.querySelector(`[data-skill="${wanted}"]`) !== null;
-      }, name),
-    { timeout: 30_000, timeoutMsg: `the search for ${name} should find it` },
-  );
-  await click(browser, `[data-testid="virtual-list"] [data-skill="${name}"]`);
-  await waitForText(browser, "#skill-title", (t) => t === name, `the detail of ${name} should open`);
 }
 
 describe("skills screens (light theme, English)", { timeout: 300_000 }, () => {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { click, launchApp, screenshot, waitForText } from "../support/harness.mjs";
 import { agentApi } from "../support/agent.mjs";
-import { skillsDirWith, writeZip } from "../support/skills.mjs";
+import { dropFiles, fill, invoke, openSkill, skillsDirWith, writeZip } from "../support/skills.mjs";
 import { ROOT } from "../support/harness.mjs";
 
 const LANGUAGES = [
@@ -24,37 +24,6 @@ async function type(browser, selector, text) {
   await field.click();
   await field.clearValue();
   await field.addValue(text);
-}
-
-/** Replaces a textarea's text the way a paste does (an `input` event the editor reacts to). */
-async function paste(browser, selector, text) {
-  await browser.execute(
-    (sel, value) => {
-      const el = document.querySelector(sel);
-      el.focus();
-      el.value = value;
-      el.dispatchEvent(new Event("input", { bubbles: true }));
-    },
-    selector,
-    text,
-  );
-}
-
-async function openSkill(browser, name) {
-  await click(browser, 'nav button[data-nav="skills"]');
-  const back = await browser.$('[data-testid="back"]');
-  if (await back.isExisting()) await back.click();
-  await type(browser, '[data-testid="skill-search"]', name);
-  await browser.waitUntil(
-    () =>
-      browser.execute((wanted) => {
-        const list = document.querySelector('[data-testid="virtual-list"]');
-        return Number(list.dataset.total) === 1 && list.querySelector(`[data-skill="${wanted}"]`) !== null;
-      }, name),
-    { timeout: 30_000, timeoutMsg: `the search for ${name} should find it` },
-  );
-  await click(browser, `[data-testid="virtual-list"] [data-skill="${name}"]`);
-  await waitForText(browser, "#skill-title", (t) => t === name, `the detail of ${name} should open`);
 }
 
 async function tab(browser, id) {
@@ -160,7 +129,7 @@ for (const { lang, env, passed, held } of LANGUAGES.filter((l) => !only || l.lan
         timeout: 30_000,
       });
       const text = await (await browser.$('[data-testid="editor-text"]')).getValue();
-      await paste(browser, '[data-testid="editor-text"]', text.replace("    - frete\n", ""));
+      await fill(browser, '[data-testid="editor-text"]', text.replace("    - frete\n", ""));
       await browser.$('[data-testid="trigger-changes"] [data-breaks="true"]').waitForExist({ timeout: 30_000, timeoutMsg: "the broken cases are named" });
       const queries = (breaks) =>
         browser.execute((b) => [...document.querySelectorAll(`[data-testid="trigger-changes"] [data-breaks="${b}"] q`)].map((q) => q.textContent), breaks);
@@ -189,9 +158,7 @@ for (const { lang, env, passed, held } of LANGUAGES.filter((l) => !only || l.lan
       const { browser } = app;
       await click(browser, '[data-testid="back"]');
       const zip = writeZip(join(zips, "trocas.zip"), packageOf("trocas-e-devolucoes", { "skill.config.yaml": ["    - troca\n", ""] }));
-      await browser.executeAsync((path, done) => {
-        window.__TAURI_INTERNALS__.invoke("plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: [path], position: { x: 400, y: 300 } } }).then(() => done());
-      }, zip);
+      await dropFiles(browser, [zip]);
       const outcome = await browser.$('[data-testid="import-report"] [data-state="held"]');
       await outcome.waitForExist({ timeout: 30_000, timeoutMsg: "the import is held" });
       assert.ok((await outcome.$("h3").getText()).includes(held));
@@ -199,8 +166,8 @@ for (const { lang, env, passed, held } of LANGUAGES.filter((l) => !only || l.lan
       await screenshot(browser, `triggers-import-held-${lang}`);
       await click(browser, '[data-testid="import-discard"]');
       await browser.$('[data-testid="import-report"] [data-state="held"]').waitForExist({ reverse: true, timeout: 30_000 });
-      const versions = await browser.executeAsync((done) => window.__TAURI_INTERNALS__.invoke("skill_versions", { name: "trocas-e-devolucoes" }).then(done));
-      assert.equal(versions.length, 1, "nothing was imported");
+      const versions = await invoke(browser, "skill_versions", { name: "trocas-e-devolucoes" });
+      assert.equal(versions.ok.length, 1, "nothing was imported");
     });
   });
 }

@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./harness.mjs";
+import assert from "node:assert/strict";
+import { click, ROOT, waitForText } from "./harness.mjs";
 
 /** A temporary skills directory holding copies of the named catalog skills. */
 export function skillsDirWith(names) {
@@ -62,4 +63,56 @@ export function tempFile(dir, name, text) {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
+}
+
+/** Emits Tauri's drop event with `paths`, as the window does when files are dropped on it. */
+export async function dropFiles(browser, paths) {
+  const result = await browser.executeAsync((dropped, done) => {
+    window.__TAURI_INTERNALS__
+      .invoke("plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: dropped, position: { x: 400, y: 300 } } })
+      .then(() => done("ok"), (err) => done(`emit failed: ${JSON.stringify(err)}`));
+  }, paths);
+  assert.equal(result, "ok");
+}
+
+/** Calls a Tauri command from the page, resolving with `{ ok }` or `{ err }`. */
+export async function invoke(browser, command, args) {
+  return browser.executeAsync(
+    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
+    command,
+    args,
+  );
+}
+
+/** Sets a text field's value the way a paste does (an `input` event the UI reacts to). */
+export async function fill(browser, selector, text) {
+  await browser.execute(
+    (sel, value) => {
+      const el = document.querySelector(sel);
+      el.focus();
+      el.value = value;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    selector,
+    text,
+  );
+}
+
+/** Opens a skill's detail from the library by searching for its name. */
+export async function openSkill(browser, name) {
+  await click(browser, 'nav button[data-nav="skills"]');
+  const back = await browser.$('[data-testid="back"]');
+  if (await back.isExisting()) await back.click();
+  await fill(browser, '[data-testid="skill-search"]', name);
+  // Wait for the search's own answer (a short list holding the skill), not the rows shown before it.
+  await browser.waitUntil(
+    () =>
+      browser.execute((wanted) => {
+        const list = document.querySelector('[data-testid="virtual-list"]');
+        return Number(list.dataset.total) <= 3 && list.querySelector(`[data-skill="${wanted}"]`) !== null;
+      }, name),
+    { timeout: 30_000, timeoutMsg: `the search for ${name} should find it` },
+  );
+  await click(browser, `[data-testid="virtual-list"] [data-skill="${name}"]`);
+  await waitForText(browser, "#skill-title", (t) => t === name, `the detail of ${name} should open`);
 }

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use skillcase_application::install::{InstallReport, InstallTarget};
+use skillcase_application::install::{folder_groups, InstallReport, InstallTarget};
 use skillcase_application::App;
 use skillcase_common::ErrorBody;
 use skillcase_library::install::Agent;
@@ -25,9 +25,13 @@ pub struct Args {
     /// Skill folders, or names of skills in the library.
     #[arg(required = true, value_name = "NAME|PATH")]
     skills: Vec<String>,
-    /// An agent to install for (repeatable): claude, agents, codex, github, cursor.
-    #[arg(long = "target", required = true, value_name = "AGENT", value_parser = agent_parser())]
+    /// An agent to install for, by id (repeatable; `skillcase agents` lists them). Agents that
+    /// read the same folder get one copy.
+    #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser(), required_unless_present = "all")]
     targets: Vec<Agent>,
+    /// Every agent detected on this machine (as `skillcase agents` marks them).
+    #[arg(long, conflicts_with = "targets")]
+    all: bool,
     #[command(flatten)]
     level: Level,
     /// Replace a folder of the same name that Skillcase did not install.
@@ -45,10 +49,10 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 #[group(required = true, multiple = false)]
 pub struct Level {
-    /// The agents' folders under the home folder (`~/.claude/skills`, ...).
+    /// The agents' folders under the home folder (`~/.claude/skills`, `~/.agents/skills`, ...).
     #[arg(long)]
     user: bool,
-    /// The agents' folders in the project folder DIR (`DIR/.claude/skills`, ...).
+    /// The agents' folders in the project folder DIR (`DIR/.agents/skills`, `DIR/.claude/skills`, ...).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
 }
@@ -61,12 +65,11 @@ impl Level {
     }
 }
 
-/// Parses an agent by its command-line name, listing the five in `--help` and errors.
 /// What `sync` and `verify` look at: the lock files of these agents' folders at one level, with
 /// the library their library skills came from.
 #[derive(Debug, clap::Args)]
 pub struct Installed {
-    /// An agent whose folder to look at (repeatable; default: all five).
+    /// An agent whose folder to look at (repeatable; default: every agent's).
     #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser())]
     targets: Vec<Agent>,
     #[command(flatten)]
@@ -81,24 +84,34 @@ pub struct Installed {
 }
 
 impl Installed {
-    /// The folders to look at: every agent's when none was named.
+    /// The folders to look at: every agent's when none was named (one per folder).
     pub fn targets(&self) -> Vec<InstallTarget> {
-        let agents = if self.targets.is_empty() { Agent::ALL.to_vec() } else { self.targets.clone() };
+        let agents = if self.targets.is_empty() {
+            folder_groups(self.level.project.is_some() && !self.level.user)
+                .iter()
+                .map(|g| g.first())
+                .collect()
+        } else {
+            self.targets.clone()
+        };
         self.level.targets(&agents)
     }
 }
 
+/// Parses an agent by its id (or a former name), pointing at `skillcase agents` when unknown.
 pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = Agent> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str))
-        .map(|name| Agent::ALL.into_iter().find(|a| a.as_str() == name).expect("a listed agent"))
+    |id: &str| {
+        Agent::find(id)
+            .ok_or_else(|| format!("unknown agent `{id}`; `skillcase agents` lists the known ones"))
+    }
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let targets = args.level.targets(&args.targets);
     let (installed, error) = App::block_on(async {
         let app = crate::workspace::open(args.data_dir.clone(), None).await?;
+        let agents = if args.all { detected() } else { args.targets.clone() };
+        let targets = args.level.targets(&agents);
         let mut installed = Vec::new();
         for skill in &args.skills {
             match app.install_skill(skill.clone(), targets.clone(), args.force).await {
@@ -128,6 +141,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if error.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The agents detected on this machine, for `--all`.
+fn detected() -> Vec<Agent> {
+    skillcase_application::install::agents().into_iter().filter(|a| a.detected).map(|a| a.id).collect()
 }
 
 fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result<()> {

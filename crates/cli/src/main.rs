@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod agents;
 mod cases;
 mod catalogs;
 mod edit;
@@ -66,8 +67,10 @@ enum Command {
     Validate(validate::Args),
     /// Pack a skill folder or a library skill into a .skill zip that Anthropic's upload accepts.
     Export(export::Args),
-    /// Copy skills into agents' skills folders (.claude/skills, ...) and record them in skillcase.lock.
+    /// Copy skills into agents' skills folders (.agents/skills, .claude/skills, ...) and record them in skillcase.lock.
     Install(install::Args),
+    /// List the agents Skillcase installs into, with their folders; those on this machine marked.
+    Agents(agents::Args),
     /// Copy again the installed skills that drifted or whose source moved ahead; nothing else.
     Sync(sync::Args),
     /// Exit 1 when an installed skill drifted from skillcase.lock or is outdated (for CI).
@@ -136,6 +139,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scan(args) => scan::run(args),
         Command::Export(args) => export::run(args),
         Command::Install(args) => install::run(args),
+        Command::Agents(args) => agents::run(args),
         Command::Sync(args) => sync::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Catalogs(args) => catalogs::run(args),

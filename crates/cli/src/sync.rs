@@ -62,6 +62,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(stdout, "{}/{}: {word}{drift}", target.dir, skill.name)?;
         }
     }
+    for target in &report.targets {
+        for other in &target.others {
+            writeln!(stdout, "{}, left to that tool", other_line(&target.dir, other))?;
+        }
+    }
     writeln!(
         stdout,
         "synced {} skills: {} updated, {} repaired, {} unchanged, {} source missing",
@@ -72,6 +77,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         counts[3]
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A skill another tool installed, as `sync` and `verify` print it: where, whose lock, its
+/// source and how it stands.
+pub fn other_line(dir: &str, other: &skillcase_library::install::ecosystem::OtherInstall) -> String {
+    use skillcase_library::install::ecosystem::OtherState;
+    let state = match other.state {
+        OtherState::InSync => "in sync",
+        OtherState::Drifted => "changed since it was installed",
+        OtherState::Unchecked => "not checked (its lock has no folder hash Skillcase computes)",
+    };
+    format!(
+        "{dir}/{}: installed by the skills CLI from {} ({}), {state}",
+        other.name, other.source, other.source_type
+    )
 }
 
 /// A drift kind as the text output names it.

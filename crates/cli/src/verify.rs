@@ -8,6 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use skillcase_application::App;
+use skillcase_library::install::ecosystem::OtherState;
 use skillcase_library::install::SourceState;
 
 use crate::format::Format;
@@ -63,6 +64,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     target.dir, skill.name
                 )?;
             }
+        }
+    }
+    for target in &report.targets {
+        for other in &target.others {
+            checked += 1;
+            drifted += usize::from(other.state == OtherState::Drifted);
+            writeln!(stdout, "{}", crate::sync::other_line(&target.dir, other))?;
         }
     }
     let verdict = if report.clean { "ok" } else { "drift" };

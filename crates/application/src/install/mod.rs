@@ -12,9 +12,10 @@ mod types;
 use std::path::PathBuf;
 
 use skillcase_common::ErrorBody;
+use skillcase_library::install::ecosystem::{local_source, EcoLock, OtherInstall, OtherState};
 use skillcase_library::install::{self, SkillSource, SourceSkill, SourceState};
 
-pub use places::{home_dir, PlaceError};
+pub use places::{folder_groups, home_dir, FolderGroup, PlaceError};
 pub use types::*;
 
 use crate::App;
@@ -63,9 +64,13 @@ impl App {
         force: bool,
     ) -> Result<InstallReport, ErrorBody> {
         self.blocking(move |inner| {
-            let resolved = targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?;
+            let resolved =
+                one_per_folder(targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?);
             for (target, _) in &resolved {
                 install::preflight(places::open(target, false)?.as_ref(), &skill.name, force)?;
+                if let Some((dir, kind)) = places::ecosystem_lock_dir(target, false)? {
+                    EcoLock::read(&dir, kind)?;
+                }
             }
             let canonical: Vec<InstallTarget> = resolved.iter().map(|(t, _)| t.clone()).collect();
             places::remember_projects(inner.settings.as_ref(), &canonical)?;
@@ -74,7 +79,9 @@ impl App {
             for (target, dir) in resolved {
                 let held = places::create(&target)?;
                 let replaced = install::install(&held, &skill, force, &now)?;
-                written.push(InstalledPlace { target, dir: dir.display().to_string(), replaced });
+                record_in_ecosystem_lock(&target, &skill, &now)?;
+                let agents = places::sharing(&target);
+                written.push(InstalledPlace { target, agents, dir: dir.display().to_string(), replaced });
             }
             Ok(InstallReport {
                 name: skill.name,
@@ -87,10 +94,17 @@ impl App {
         .await
     }
 
-    /// Every target Skillcase knows — each agent at user level and in each project folder
-    /// installed to before — the choices the window offers and sync and verify default to.
+    /// Every target Skillcase knows — each distinct agent folder at user level and in each
+    /// project folder installed to before — the choices the window offers and sync and verify
+    /// default to.
     pub async fn install_targets(&self) -> Result<Vec<InstallTarget>, ErrorBody> {
         self.blocking(|inner| Ok(places::known_targets(inner.settings.as_ref())?)).await
+    }
+
+    /// Every agent of the table, with whether it is installed on this machine (its config folder
+    /// is in the home folder): `skillcase agents` and the window's *Install to…* list.
+    pub async fn install_agents(&self) -> Result<Vec<AgentView>, ErrorBody> {
+        self.blocking(|_| Ok(agents())).await
     }
 
     /// Where the skill `name` is installed, among [`App::install_targets`], and how each copy
@@ -107,9 +121,11 @@ impl App {
                     None => None,
                 };
                 let dir = dir.display().to_string();
+                let agents = places::sharing(&target);
                 out.push(match checked {
                     None => InstallPlace {
                         target,
+                        agents,
                         dir,
                         installed: false,
                         state: None,
@@ -118,6 +134,7 @@ impl App {
                     },
                     Some(check) => InstallPlace {
                         target,
+                        agents,
                         dir,
                         installed: true,
                         state: Some(state_of(&check)),
@@ -142,7 +159,9 @@ impl App {
             let mut report = SyncReport { targets: Vec::new() };
             for (target, dir) in places {
                 let Some(held) = places::open(&target, false)? else { continue };
-                if install::lock::read(&held)?.is_none() {
+                let ours = install::lock::read(&held)?;
+                let others = installed_by_others(&target, &held, ours.as_ref())?;
+                if ours.is_none() && others.is_empty() {
                     continue;
                 }
                 let synced = install::sync(&held, &|n, s| resolver.resolve(n, s), &now)?;
@@ -155,7 +174,7 @@ impl App {
                         version: s.version,
                     })
                     .collect();
-                report.targets.push(TargetSync { target, dir: dir.display().to_string(), skills });
+                report.targets.push(TargetSync { target, dir: dir.display().to_string(), skills, others });
             }
             Ok(report)
         })
@@ -172,7 +191,9 @@ impl App {
             let mut report = VerifyReport { clean: true, targets: Vec::new() };
             for (target, dir) in places {
                 let Some(held) = places::open(&target, false)? else { continue };
-                if install::lock::read(&held)?.is_none() {
+                let ours = install::lock::read(&held)?;
+                let others = installed_by_others(&target, &held, ours.as_ref())?;
+                if ours.is_none() && others.is_empty() {
                     continue;
                 }
                 let skills: Vec<VerifiedSkill> = install::check(&held, &|n, s| resolver.resolve(n, s))?
@@ -180,7 +201,8 @@ impl App {
                     .map(|c| VerifiedSkill { name: c.name, drift: c.drift, source: c.source })
                     .collect();
                 report.clean &= skills.iter().all(VerifiedSkill::is_clean);
-                report.targets.push(TargetVerify { target, dir: dir.display().to_string(), skills });
+                report.clean &= others.iter().all(|o| o.state != OtherState::Drifted);
+                report.targets.push(TargetVerify { target, dir: dir.display().to_string(), skills, others });
             }
             Ok(report)
         })
@@ -244,8 +266,46 @@ impl App {
     }
 }
 
+/// Records `skill` in the ecosystem's lock of `target`'s folder when it is the shared one (see
+/// [`places::ecosystem_lock_dir`]), so the `skills` CLI and `gh skill` see it; every other entry
+/// stays as it was.
+fn record_in_ecosystem_lock(target: &InstallTarget, skill: &SourceSkill, now: &str) -> Result<(), ErrorBody> {
+    let Some((dir, kind)) = places::ecosystem_lock_dir(target, true)? else { return Ok(()) };
+    let mut lock = EcoLock::read(&dir, kind)?.unwrap_or_else(|| EcoLock::empty(kind));
+    lock.record_local(&skill.name, &local_source(&skill.dir, dir.path(), kind), &skill.folder_hash(), now);
+    Ok(lock.write(&dir)?)
+}
+
+/// The skills another tool recorded in the ecosystem's lock of `target`'s folder (when it is the
+/// shared one) that `ours` does not list, checked against that lock.
+fn installed_by_others(
+    target: &InstallTarget,
+    held: &install::OpenDir,
+    ours: Option<&install::Lock>,
+) -> Result<Vec<OtherInstall>, ErrorBody> {
+    let Some((dir, kind)) = places::ecosystem_lock_dir(target, false)? else { return Ok(Vec::new()) };
+    let Some(eco) = EcoLock::read(&dir, kind)? else { return Ok(Vec::new()) };
+    Ok(install::ecosystem::others(held, &eco, ours))
+}
+
+/// Every agent of the table, marked detected when its config folder is in the home folder (none
+/// is when no home folder is known). Needs no workspace: `skillcase agents` runs anywhere.
+pub fn agents() -> Vec<AgentView> {
+    let home = places::home_dir().ok();
+    skillcase_library::install::Agent::all()
+        .map(|agent| AgentView::of(agent, home.as_deref().is_some_and(|h| agent.detected_in(h))))
+        .collect()
+}
+
 fn resolve_all(targets: &[InstallTarget]) -> Result<Vec<(InstallTarget, PathBuf)>, ErrorBody> {
-    Ok(targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?)
+    Ok(one_per_folder(targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?))
+}
+
+/// `resolved` with each folder once, under the first target naming it: agents that share a
+/// folder (most read `.agents/skills`) get one copy and one lock entry, not one per agent.
+fn one_per_folder(resolved: Vec<(InstallTarget, PathBuf)>) -> Vec<(InstallTarget, PathBuf)> {
+    let mut seen = std::collections::HashSet::new();
+    resolved.into_iter().filter(|(_, dir)| seen.insert(dir.clone())).collect()
 }
 
 fn state_of(check: &install::SkillCheck) -> InstallState {

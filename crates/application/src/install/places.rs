@@ -12,6 +12,8 @@
 use std::path::{Path, PathBuf};
 
 use skillcase_common::error::Coded;
+use skillcase_library::install::agents::SHARED_FOLDER;
+use skillcase_library::install::ecosystem::LockKind;
 use skillcase_library::install::{Agent, OpenDir};
 use skillcase_skill::skill_dir::FileError;
 use skillcase_store::settings::SettingsRepository;
@@ -24,8 +26,11 @@ const PROJECTS_KEY: &str = "install_projects";
 /// Why a target has no folder.
 #[derive(Debug, thiserror::Error)]
 pub enum PlaceError {
-    #[error("no install target given; name at least one (claude, agents, codex, github, cursor)")]
+    #[error("no install target given; name at least one agent (`skillcase agents` lists them) or --all")]
     NoTarget,
+    /// The agent reads skills only from projects.
+    #[error("{agent} has no skills folder under the home folder; install it into a project")]
+    NoUserFolder { agent: String },
     #[error("user-level install needs a home folder and none is known (set HOME)")]
     NoHome,
     #[error("the project folder {path} is not an existing folder")]
@@ -42,6 +47,7 @@ impl Coded for PlaceError {
     fn code(&self) -> &'static str {
         match self {
             PlaceError::NoTarget => "install_no_target",
+            PlaceError::NoUserFolder { .. } => "install_no_user_folder",
             PlaceError::NoHome => "no_home_dir",
             PlaceError::BadProject { .. } => "invalid_project_dir",
             PlaceError::OutsideProject { .. } => "install_target_outside_project",
@@ -56,6 +62,7 @@ impl Coded for PlaceError {
                 Some(serde_json::json!({ "project": project, "link": link }))
             }
             PlaceError::Folder { path, .. } => Some(serde_json::json!({ "path": path })),
+            PlaceError::NoUserFolder { agent } => Some(serde_json::json!({ "agent": agent })),
             _ => None,
         }
     }
@@ -69,11 +76,11 @@ pub fn home_dir() -> Result<PathBuf, PlaceError> {
 /// `target` with its project folder made absolute and canonical, and its agent's skills folder.
 pub fn resolve(target: &InstallTarget) -> Result<(InstallTarget, PathBuf), PlaceError> {
     match &target.project {
-        None => Ok((target.clone(), target.agent.dir_in(&home_dir()?))),
+        None => Ok((target.clone(), user_dir(target.agent)?)),
         Some(project) => {
             let root = project_root(project)?;
             let canonical = InstallTarget { agent: target.agent, project: Some(root.display().to_string()) };
-            Ok((canonical, target.agent.dir_in(&root)))
+            Ok((canonical, target.agent.project_dir(&root)))
         }
     }
 }
@@ -84,7 +91,7 @@ pub fn resolve(target: &InstallTarget) -> Result<(InstallTarget, PathBuf), Place
 pub fn open(target: &InstallTarget, create: bool) -> Result<Option<OpenDir>, PlaceError> {
     match &target.project {
         None => {
-            let dir = target.agent.dir_in(&home_dir()?);
+            let dir = user_dir(target.agent)?;
             let opened = if create { OpenDir::create_named(&dir) } else { OpenDir::open_named(&dir) };
             match opened {
                 Ok(dir) => Ok(Some(dir)),
@@ -97,12 +104,12 @@ pub fn open(target: &InstallTarget, create: bool) -> Result<Option<OpenDir>, Pla
             let shown = root.display().to_string();
             let held =
                 OpenDir::open_named(&root).map_err(|_| PlaceError::BadProject { path: project.clone() })?;
-            held.beneath(target.agent.folder(), create).map_err(|source| match source {
+            held.beneath(target.agent.project_folder(), create).map_err(|source| match source {
                 FileError::NotBeneath { path } | FileError::Symlink { path } => {
                     PlaceError::OutsideProject { project: shown.clone(), link: path }
                 }
                 source => {
-                    PlaceError::Folder { path: target.agent.dir_in(&root).display().to_string(), source }
+                    PlaceError::Folder { path: target.agent.project_dir(&root).display().to_string(), source }
                 }
             })
         }
@@ -115,6 +122,43 @@ pub fn create(target: &InstallTarget) -> Result<OpenDir, PlaceError> {
         let path = resolve(target).map(|(_, dir)| dir).unwrap_or_default();
         PlaceError::Folder { path: path.display().to_string(), source: FileError::NotFound(path) }
     })
+}
+
+/// Where the ecosystem's lock of `target`'s folder lives, held open (created when `create`), when
+/// that folder is the standard's shared one: the project folder for `.agents/skills` in a project
+/// (`skills-lock.json`), `~/.agents` for `~/.agents/skills` (`.skill-lock.json`; under
+/// `$XDG_STATE_HOME/skills` when that is set, as the `skills` CLI does). `None` for any other folder.
+pub fn ecosystem_lock_dir(
+    target: &InstallTarget,
+    create: bool,
+) -> Result<Option<(OpenDir, LockKind)>, PlaceError> {
+    match &target.project {
+        Some(project) if target.agent.project_folder() == SHARED_FOLDER => {
+            let root = project_root(project)?;
+            let held =
+                OpenDir::open_named(&root).map_err(|_| PlaceError::BadProject { path: project.clone() })?;
+            Ok(Some((held, LockKind::Project)))
+        }
+        None if target.agent.user_folder() == Some(SHARED_FOLDER) => {
+            let dir = match std::env::var_os("XDG_STATE_HOME").map(PathBuf::from).filter(|p| p.is_absolute())
+            {
+                Some(state) => state.join("skills"),
+                None => home_dir()?.join(".agents"),
+            };
+            let opened = if create { OpenDir::create_named(&dir) } else { OpenDir::open_named(&dir) };
+            match opened {
+                Ok(held) => Ok(Some((held, LockKind::User))),
+                Err(FileError::NotFound(_)) if !create => Ok(None),
+                Err(source) => Err(PlaceError::Folder { path: dir.display().to_string(), source }),
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The folder a user-level install for `agent` writes.
+fn user_dir(agent: Agent) -> Result<PathBuf, PlaceError> {
+    agent.user_dir(&home_dir()?).ok_or_else(|| PlaceError::NoUserFolder { agent: agent.to_string() })
 }
 
 fn project_root(project: &str) -> Result<PathBuf, PlaceError> {
@@ -147,16 +191,61 @@ pub fn remember_projects(
     Ok(())
 }
 
-/// Every known target: each agent at user level (when a home folder is known), then each agent
-/// in each remembered project folder that still exists.
+/// The agents that share one skills folder at one level, the first standing for them all (the
+/// standard's `universal` row for the shared folder).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderGroup {
+    /// The folder relative to the home or project folder.
+    pub folder: &'static str,
+    pub agents: Vec<Agent>,
+}
+
+impl FolderGroup {
+    /// The agent a target for this folder names.
+    pub fn first(&self) -> Agent {
+        self.agents[0]
+    }
+}
+
+/// Every distinct skills folder at user level (`project` false) or project level, with the
+/// agents that read it, in the table's order of first appearance.
+pub fn folder_groups(project: bool) -> Vec<FolderGroup> {
+    let mut groups: Vec<FolderGroup> = Vec::new();
+    for agent in Agent::all() {
+        let folder = if project { Some(agent.project_folder()) } else { agent.user_folder() };
+        let Some(folder) = folder else { continue };
+        match groups.iter_mut().find(|g| g.folder == folder) {
+            Some(group) if agent == Agent::universal() => group.agents.insert(0, agent),
+            Some(group) => group.agents.push(agent),
+            None => groups.push(FolderGroup { folder, agents: vec![agent] }),
+        }
+    }
+    groups
+}
+
+/// The agents that share `target`'s folder at its level (the target's agent among them).
+pub fn sharing(target: &InstallTarget) -> Vec<Agent> {
+    let project = target.project.is_some();
+    let folder = if project { Some(target.agent.project_folder()) } else { target.agent.user_folder() };
+    folder_groups(project)
+        .into_iter()
+        .find(|g| Some(g.folder) == folder)
+        .map_or_else(|| vec![target.agent], |g| g.agents)
+}
+
+/// Every known target, one per distinct folder: each user-level folder (when a home folder is
+/// known), then each project-level folder of each remembered project folder that still exists.
 pub fn known_targets(settings: &dyn SettingsRepository) -> Result<Vec<InstallTarget>, SettingsError> {
     let mut targets = Vec::new();
     if home_dir().is_ok() {
-        targets.extend(Agent::ALL.iter().map(|&agent| InstallTarget { agent, project: None }));
-    }
-    for project in remembered_projects(settings)?.into_iter().filter(|p| Path::new(p).is_dir()) {
         targets
-            .extend(Agent::ALL.iter().map(|&agent| InstallTarget { agent, project: Some(project.clone()) }));
+            .extend(folder_groups(false).iter().map(|g| InstallTarget { agent: g.first(), project: None }));
+    }
+    let in_projects = folder_groups(true);
+    for project in remembered_projects(settings)?.into_iter().filter(|p| Path::new(p).is_dir()) {
+        targets.extend(
+            in_projects.iter().map(|g| InstallTarget { agent: g.first(), project: Some(project.clone()) }),
+        );
     }
     Ok(targets)
 }

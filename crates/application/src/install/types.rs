@@ -1,6 +1,7 @@
 //! What the install actions take and answer, shared with the UI as generated TypeScript.
 
 use serde::{Deserialize, Serialize};
+use skillcase_library::install::ecosystem::OtherInstall;
 use skillcase_library::install::{Agent, FileDrift, SkillSource, SourceState, SyncOutcome};
 use ts_rs::TS;
 
@@ -35,6 +36,8 @@ pub struct InstallReport {
 #[ts(export)]
 pub struct InstalledPlace {
     pub target: InstallTarget,
+    /// Every agent that reads this folder at this level (the target's agent among them).
+    pub agents: Vec<Agent>,
     /// The agent's skills folder (absolute).
     pub dir: String,
     /// True when a folder of that name was there and was replaced.
@@ -59,6 +62,8 @@ pub enum InstallState {
 #[ts(export)]
 pub struct InstallPlace {
     pub target: InstallTarget,
+    /// Every agent that reads this folder at this level (the target's agent among them).
+    pub agents: Vec<Agent>,
     /// The agent's skills folder (absolute).
     pub dir: String,
     /// True when that folder's `skillcase.lock` lists the skill.
@@ -87,6 +92,8 @@ pub struct TargetSync {
     pub dir: String,
     /// Every skill its lock lists, by name.
     pub skills: Vec<SyncedSkill>,
+    /// The skills another tool (the `skills` CLI, `gh skill`) installed there, left as they are.
+    pub others: Vec<OtherInstall>,
 }
 
 /// One installed skill after a sync.
@@ -118,6 +125,9 @@ pub struct TargetVerify {
     pub target: InstallTarget,
     pub dir: String,
     pub skills: Vec<VerifiedSkill>,
+    /// The skills another tool (the `skills` CLI, `gh skill`) installed there, checked against
+    /// its lock; one that drifted makes the report unclean.
+    pub others: Vec<OtherInstall>,
 }
 
 /// One installed skill checked.
@@ -149,4 +159,43 @@ pub struct InventoryPlace {
     /// The library version copied there.
     #[ts(type = "number | null")]
     pub version: Option<i64>,
+}
+
+/// One agent of the table, as `skillcase agents` and the *Install to…* dialog show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AgentView {
+    /// The id on the command line.
+    pub id: Agent,
+    pub name: String,
+    /// Its skills folder in a project (`.agents/skills`, …).
+    pub project_folder: String,
+    /// The folder a user-level install writes, relative to the home folder; `null` when the
+    /// agent reads skills only from projects.
+    pub user_folder: Option<String>,
+    /// Every folder it reads under the home folder (`~/…`).
+    pub user_folders: Vec<String>,
+    /// Whether it loads a linked skill folder; `null` when not known.
+    pub follows_links: Option<bool>,
+    /// Whether its config folder is in this machine's home folder.
+    pub detected: bool,
+    /// Where the table's facts about it come from.
+    pub source: String,
+}
+
+impl AgentView {
+    /// The view of `agent`, detected or not.
+    pub fn of(agent: Agent, detected: bool) -> AgentView {
+        let info = agent.info();
+        AgentView {
+            id: agent,
+            name: info.name.clone(),
+            project_folder: info.project.clone(),
+            user_folder: agent.user_folder().map(str::to_string),
+            user_folders: info.user.clone(),
+            follows_links: info.follows_links,
+            detected,
+            source: info.source.clone(),
+        }
+    }
 }

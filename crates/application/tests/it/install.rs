@@ -40,8 +40,10 @@ async fn a_library_skill_installs_by_name_with_its_version_and_library_source() 
     let project = dir.path().join("project");
     fs::create_dir_all(&project).unwrap();
     let app = app_over(dir.path()).await;
-    let report =
-        app.install_skill("frete".into(), vec![in_project(Agent::Claude, &project)], false).await.unwrap();
+    let report = app
+        .install_skill("frete".into(), vec![in_project(Agent::find("claude-code").unwrap(), &project)], false)
+        .await
+        .unwrap();
     let live = app.skill_detail("frete".into()).await.unwrap().summary.live_version;
     assert!(live.is_some());
     assert_eq!((report.name.as_str(), report.version, report.files), ("frete", live, 2));
@@ -61,11 +63,18 @@ async fn the_status_follows_a_copy_from_in_sync_to_drifted_back_to_in_sync_then_
     let project = dir.path().join("project");
     fs::create_dir_all(&project).unwrap();
     let app = app_over(dir.path()).await;
-    app.install_skill("frete".into(), vec![in_project(Agent::Codex, &project)], false).await.unwrap();
+    app.install_skill("frete".into(), vec![in_project(Agent::find("codex").unwrap(), &project)], false)
+        .await
+        .unwrap();
     let root = project.canonicalize().unwrap();
     let state = |places: Vec<skillcase_application::install::InstallPlace>| {
-        let place =
-            places.into_iter().find(|p| p.target == in_project(Agent::Codex, &root)).expect("remembered");
+        let place = places
+            .into_iter()
+            .find(|p| {
+                p.target.project == Some(root.display().to_string())
+                    && p.agents.contains(&Agent::find("codex").unwrap())
+            })
+            .expect("remembered");
         (place.state, place.drift.iter().map(|d| (d.path.clone(), d.kind)).collect::<Vec<_>>())
     };
     assert_eq!(
@@ -73,13 +82,13 @@ async fn the_status_follows_a_copy_from_in_sync_to_drifted_back_to_in_sync_then_
         (Some(InstallState::InSync), vec![])
     );
 
-    write(&root.join(".codex/skills/frete"), "references/tabela.md", "edited");
+    write(&root.join(".agents/skills/frete"), "references/tabela.md", "edited");
     assert_eq!(
         state(app.install_status("frete".into()).await.unwrap()),
         (Some(InstallState::Drifted), vec![("references/tabela.md".to_string(), DriftKind::Modified)])
     );
 
-    let synced = app.sync_installs(vec![in_project(Agent::Codex, &root)]).await.unwrap();
+    let synced = app.sync_installs(vec![in_project(Agent::find("codex").unwrap(), &root)]).await.unwrap();
     assert_eq!(synced.targets[0].skills[0].outcome, SyncOutcome::Repaired);
     assert_eq!(
         state(app.install_status("frete".into()).await.unwrap()),
@@ -99,14 +108,17 @@ async fn the_status_follows_a_copy_from_in_sync_to_drifted_back_to_in_sync_then_
 async fn a_target_holding_an_unlisted_folder_refuses_the_whole_install() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("project");
-    write(&project, ".cursor/skills/frete/SKILL.md", "someone's own skill");
+    write(&project, ".agents/skills/frete/SKILL.md", "someone's own skill");
     let app = app_over(dir.path()).await;
-    let targets = vec![in_project(Agent::Claude, &project), in_project(Agent::Cursor, &project)];
+    let targets = vec![
+        in_project(Agent::find("claude-code").unwrap(), &project),
+        in_project(Agent::find("cursor").unwrap(), &project),
+    ];
     let error = app.install_skill("frete".into(), targets, false).await.unwrap_err();
     assert_eq!(error.code, "install_conflict");
     assert!(!project.join(".claude").exists(), "no target is written when one refuses");
     assert_eq!(
-        fs::read_to_string(project.join(".cursor/skills/frete/SKILL.md")).unwrap(),
+        fs::read_to_string(project.join(".agents/skills/frete/SKILL.md")).unwrap(),
         "someone's own skill"
     );
 }
@@ -117,7 +129,11 @@ async fn a_project_that_is_not_a_folder_is_refused_with_invalid_project_dir() {
     let app = app_over(dir.path()).await;
     let missing = dir.path().join("no-such-project");
     let error = app
-        .install_skill("frete".into(), vec![in_project(Agent::Github, &missing)], false)
+        .install_skill(
+            "frete".into(),
+            vec![in_project(Agent::find("github-copilot").unwrap(), &missing)],
+            false,
+        )
         .await
         .unwrap_err();
     assert_eq!(
@@ -140,7 +156,11 @@ async fn the_window_install_of_an_unknown_skill_is_refused_with_its_code() {
     fs::create_dir_all(&project).unwrap();
     let app = app_over(dir.path()).await;
     let err = app
-        .install_library_skill("nada".into(), vec![in_project(Agent::Claude, &project)], false)
+        .install_library_skill(
+            "nada".into(),
+            vec![in_project(Agent::find("claude-code").unwrap(), &project)],
+            false,
+        )
         .await
         .unwrap_err();
     assert_eq!(err.code, "skill_not_found");

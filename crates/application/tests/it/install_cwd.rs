@@ -45,7 +45,10 @@ async fn installs_the_library_skill() {
         ..AppOptions::new(dir.join("data"))
     };
     let app = App::start(options).await.unwrap();
-    let target = InstallTarget { agent: Agent::Claude, project: Some(project.display().to_string()) };
+    let target = InstallTarget {
+        agent: Agent::find("claude-code").unwrap(),
+        project: Some(project.display().to_string()),
+    };
 
     let report = app.install_library_skill("frete".into(), vec![target], false).await.unwrap();
 

@@ -10,6 +10,7 @@ mod faster_hands;
 mod find_case;
 mod install;
 mod install_cwd;
+mod install_shared;
 mod notes;
 mod overdue;
 mod quiet;

@@ -214,7 +214,7 @@ fn inventory_names_the_agent_folders_a_skill_is_installed_in_as_csv() {
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!((row[0], row[1], row[4]), ("frete", "local", "local"));
     assert_eq!(row[3].len(), 64, "the live version's digest");
-    assert_eq!(row[9], format!("claude:{}:in_sync", project.join(".claude/skills").display()));
+    assert_eq!(row[9], format!("claude-code:{}:in_sync", project.join(".claude/skills").display()));
 }
 
 /// A skill folder to serve.

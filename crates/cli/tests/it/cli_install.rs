@@ -111,7 +111,7 @@ fn install_verify_edit_sync_verify_round_trip_in_a_project() {
     assert_eq!(
         stdout_of(&sync),
         format!(
-            "{c}/frete: repaired (references/tabela.md modified)\n{a}/frete: unchanged\nsynced 2 skills: 0 updated, 1 repaired, 1 unchanged, 0 source missing\n",
+            "{a}/frete: unchanged\n{c}/frete: repaired (references/tabela.md modified)\nsynced 2 skills: 0 updated, 1 repaired, 1 unchanged, 0 source missing\n",
             c = claude.display(),
             a = agents.display()
         )
@@ -127,7 +127,7 @@ fn verify_lists_added_and_missing_files_and_an_outdated_source_as_json() {
     let src = skill_folder(work.path());
     let project = project(&work);
     install(&work, &src, "codex", &project);
-    let codex = project.join(".codex/skills/frete");
+    let codex = project.join(".agents/skills/frete");
     fs::remove_file(codex.join("references/tabela.md")).unwrap();
     write(&codex, "notes.md", "mine");
     write(&src, "SKILL.md", &SKILL_MD.replace("Leia", "Consulte"));
@@ -157,7 +157,7 @@ fn a_hand_made_folder_of_the_same_name_is_refused_unless_forced() {
     let work = TempDir::new().unwrap();
     let src = skill_folder(work.path());
     let project = project(&work);
-    write(&project, ".cursor/skills/frete/SKILL.md", "a skill made by hand");
+    write(&project, ".agents/skills/frete/SKILL.md", "a skill made by hand");
     let run = skillcase(&work)
         .arg("install")
         .arg(&src)
@@ -168,7 +168,7 @@ fn a_hand_made_folder_of_the_same_name_is_refused_unless_forced() {
     assert_eq!(run.status.code(), Some(1));
     assert!(stdout_of(&run).starts_with("error install_conflict: "), "{}", stdout_of(&run));
     assert_eq!(
-        fs::read_to_string(project.join(".cursor/skills/frete/SKILL.md")).unwrap(),
+        fs::read_to_string(project.join(".agents/skills/frete/SKILL.md")).unwrap(),
         "a skill made by hand"
     );
     skillcase(&work)
@@ -178,7 +178,7 @@ fn a_hand_made_folder_of_the_same_name_is_refused_unless_forced() {
         .arg(&project)
         .assert()
         .code(0);
-    assert_eq!(fs::read_to_string(project.join(".cursor/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
+    assert_eq!(fs::read_to_string(project.join(".agents/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
 }
 
 #[test]
@@ -200,11 +200,11 @@ fn a_library_skill_installs_by_name_with_its_library_version_in_the_lock() {
     assert_eq!(installed["source"]["name"], "frete");
     let version = installed["version"].as_i64().expect("a library version");
     let lock: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(project.join(".github/skills/skillcase.lock")).unwrap())
+        serde_json::from_str(&fs::read_to_string(project.join(".agents/skills/skillcase.lock")).unwrap())
             .unwrap();
     assert_eq!(lock["skills"]["frete"]["version"], version);
     assert_eq!(lock["skills"]["frete"]["source"]["kind"], "library");
-    assert_eq!(fs::read_to_string(project.join(".github/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
+    assert_eq!(fs::read_to_string(project.join(".agents/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (`.claude/skills`, `.agents/skills`, … at user or project level), recording every copy in
 //! the folder's `skillcase.lock`, and later finding and undoing drift.
 //!
-//! Module map: [`targets`] (the agents and their folders), [`source`] (the skill to copy,
+//! Module map: [`agents`] (the agents table and their folders), [`source`] (the skill to copy,
 //! read and checked), [`copy`] (the atomic folder copy), [`lock`] (`skillcase.lock`),
 //! [`drift`] (installed files against the lock). This module holds the three operations —
 //! [`install`], [`check`] and [`sync`] — over one target folder; which folders, and where a
@@ -15,12 +15,13 @@
 //! is read, so neither a hostile lock nor a planted link reaches outside the target folder.
 //! Within one process the lock's read-modify-write is serialised.
 
+pub mod agents;
 pub mod copy;
 pub mod drift;
+pub mod ecosystem;
 pub mod error;
 pub mod lock;
 pub mod source;
-pub mod targets;
 
 #[cfg(test)]
 mod tests;
@@ -30,12 +31,12 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub use agents::{Agent, AgentInfo};
 pub use drift::{DriftKind, FileDrift};
 pub use error::InstallError;
 pub use lock::{Lock, LockedSkill, SkillSource, LOCK_FILE};
 pub use skillcase_skill::skill_dir::OpenDir;
 pub use source::SourceSkill;
-pub use targets::Agent;
 
 /// Serialises every change to a lock in this process (the window may install while a sync runs).
 static WRITING: Mutex<()> = Mutex::new(());

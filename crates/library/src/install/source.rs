@@ -2,7 +2,7 @@
 //! `.skill` export packs it), checked against the `standard` profile that every agent's reader
 //! follows, with where it came from.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use skillcase_skill::load::package_from_dir;
 use skillcase_skill::package::Package;
@@ -24,6 +24,8 @@ pub struct SourceSkill {
     /// The library's version id of this content, when it is a library skill.
     pub version: Option<i64>,
     pub source: SkillSource,
+    /// The folder it was read from (the library's live folder for a library skill).
+    pub dir: PathBuf,
     /// The files to copy.
     pub package: Package,
 }
@@ -38,7 +40,7 @@ impl SourceSkill {
         let errors: Vec<_> = validated.findings.into_iter().filter(|f| f.is_error()).collect();
         match validated.skill {
             Some(skill) if errors.is_empty() => {
-                Ok(SourceSkill { name: skill.name, version, source, package })
+                Ok(SourceSkill { name: skill.name, version, source, dir: dir.to_path_buf(), package })
             }
             _ => Err(InstallError::Refused { findings: errors }),
         }
@@ -47,5 +49,10 @@ impl SourceSkill {
     /// The digest of every file to copy.
     pub fn digests(&self) -> Digests {
         digests(&self.package)
+    }
+
+    /// The `skills` CLI's hash of the files to copy (its locks' `computedHash`).
+    pub fn folder_hash(&self) -> String {
+        super::ecosystem::hash::package_hash(&self.package)
     }
 }

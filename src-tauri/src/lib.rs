@@ -47,6 +47,7 @@ registered![
     skills::skill_export,
     skills::skill_security_scan,
     skills::skill_client_preview,
+    install::install_agents,
     install::skill_install_status,
     install::skill_install,
     editing::skill_versions,

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use skillcase_application::install::{agents, AgentView};
+use skillcase_application::install::{agents, AgentHost};
 
 use crate::format::Format;
 
@@ -22,7 +22,7 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let table: Vec<AgentView> = agents().into_iter().filter(|a| a.detected || !args.detected).collect();
+    let table: Vec<AgentHost> = agents().into_iter().filter(|a| a.detected || !args.detected).collect();
     let mut stdout = crate::terminal::output(args.format == Format::Text);
     match args.format {
         Format::Json => {
@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// One line per agent: `*` when detected, then id, name, project folder and user folder.
-fn print_table(out: &mut impl Write, table: &[AgentView]) -> std::io::Result<()> {
+fn print_table(out: &mut impl Write, table: &[AgentHost]) -> std::io::Result<()> {
     let id_width = table.iter().map(|a| a.id.as_str().len()).max().unwrap_or(0);
     let name_width = table.iter().map(|a| a.name.len()).max().unwrap_or(0);
     let project_width = table.iter().map(|a| a.project_folder.len()).max().unwrap_or(0);

@@ -3,12 +3,17 @@
 //! into the application (the same functions behind `skillcase install`).
 
 use crate::ipc::ipc;
-use skillcase_application::install::{InstallPlace, InstallReport, InstallTarget};
+use skillcase_application::install::{AgentHost, InstallPlace, InstallReport, InstallTarget};
 use tauri::State;
 
 use crate::state::AppState;
 
 ipc! {
+    /// Every agent of the table, with those installed on this machine marked: the dialog's list.
+    fn install_agents(state: State<'_, AppState>) -> Vec<AgentHost> {
+        Ok(state.app().install_agents().await?)
+    }
+
     /// Where the library skill `name` is installed and whether each copy is in sync, drifted
     /// or outdated (the badge).
     fn skill_install_status(state: State<'_, AppState>, name: String) -> Vec<InstallPlace> {

@@ -103,7 +103,7 @@ impl App {
 
     /// Every agent of the table, with whether it is installed on this machine (its config folder
     /// is in the home folder): `skillcase agents` and the window's *Install to…* list.
-    pub async fn install_agents(&self) -> Result<Vec<AgentView>, ErrorBody> {
+    pub async fn install_agents(&self) -> Result<Vec<AgentHost>, ErrorBody> {
         self.blocking(|_| Ok(agents())).await
     }
 
@@ -290,10 +290,10 @@ fn installed_by_others(
 
 /// Every agent of the table, marked detected when its config folder is in the home folder (none
 /// is when no home folder is known). Needs no workspace: `skillcase agents` runs anywhere.
-pub fn agents() -> Vec<AgentView> {
+pub fn agents() -> Vec<AgentHost> {
     let home = places::home_dir().ok();
     skillcase_library::install::Agent::all()
-        .map(|agent| AgentView::of(agent, home.as_deref().is_some_and(|h| agent.detected_in(h))))
+        .map(|agent| AgentHost::of(agent, home.as_deref().is_some_and(|h| agent.detected_in(h))))
         .collect()
 }
 

@@ -164,7 +164,7 @@ pub struct InventoryPlace {
 /// One agent of the table, as `skillcase agents` and the *Install to…* dialog show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
-pub struct AgentView {
+pub struct AgentHost {
     /// The id on the command line.
     pub id: Agent,
     pub name: String,
@@ -183,11 +183,11 @@ pub struct AgentView {
     pub source: String,
 }
 
-impl AgentView {
+impl AgentHost {
     /// The view of `agent`, detected or not.
-    pub fn of(agent: Agent, detected: bool) -> AgentView {
+    pub fn of(agent: Agent, detected: bool) -> AgentHost {
         let info = agent.info();
-        AgentView {
+        AgentHost {
             id: agent,
             name: info.name.clone(),
             project_folder: info.project.clone(),

@@ -52,6 +52,7 @@ export type ErrorCode =
   | "install_conflict"
   | "install_failed"
   | "install_no_target"
+  | "install_no_user_folder"
   | "install_refused"
   | "install_target_outside_project"
   | "internal"

@@ -8,6 +8,10 @@ import type { InstallTarget } from "./InstallTarget";
  */
 export type InstallPlace = { target: InstallTarget, 
 /**
+ * Every agent that reads this folder at this level (the target's agent among them).
+ */
+agents: Array<string>, 
+/**
  * The agent's skills folder (absolute).
  */
 dir: string, 

@@ -2,6 +2,7 @@
 // Every command of the desktop shell, typed from its Rust declaration.
 import type { Activation } from "./Activation";
 import type { AgentClient } from "./AgentClient";
+import type { AgentHost } from "./AgentHost";
 import type { AgentInput } from "./AgentInput";
 import type { AppInfo } from "./AppInfo";
 import type { Case } from "./Case";
@@ -215,6 +216,13 @@ export function catalogRemoveOverride(args: { name: string }): Promise<void> {
  */
 export function deliveryRetry(args: { id: string }): Promise<Delivery> {
   return call<Delivery>("delivery_retry", args);
+}
+
+/**
+ * Every agent of the table, with those installed on this machine marked: the dialog's list.
+ */
+export function installAgents(): Promise<Array<AgentHost>> {
+  return call<Array<AgentHost>>("install_agents");
 }
 
 /**

@@ -22,6 +22,7 @@ mod cli_scan;
 mod cli_serve;
 mod cli_serve_watch;
 mod cli_settings;
+mod cli_skills_interop;
 mod cli_team;
 mod cli_test;
 mod cli_validate;

@@ -4,6 +4,7 @@
 pub mod inbox;
 pub mod mcp;
 pub mod process;
+pub mod skills_cli;
 
 use skillcase_cases::model::{CaseSource, ContextMessage, Lead, NewCase};
 use skillcase_cases::reason::HandoverReason;

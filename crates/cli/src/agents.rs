@@ -7,29 +7,36 @@ use std::process::ExitCode;
 
 use skillcase_application::install::{agents, AgentHost};
 
-use crate::format::Format;
-
 /// Arguments of `skillcase agents`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Only the agents detected on this machine.
     #[arg(long)]
     detected: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    /// Output format (`markdown`: the table `docs/install.md` prints, without detection).
+    #[arg(long, value_enum, default_value_t = AgentsFormat::Text)]
+    format: AgentsFormat,
+}
+
+/// `--format`: the usual two and the documentation's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum AgentsFormat {
+    Text,
+    Json,
+    Markdown,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let table: Vec<AgentHost> = agents().into_iter().filter(|a| a.detected || !args.detected).collect();
-    let mut stdout = crate::terminal::output(args.format == Format::Text);
+    let mut stdout = crate::terminal::output(args.format == AgentsFormat::Text);
     match args.format {
-        Format::Json => {
+        AgentsFormat::Json => {
             serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "agents": table }))?;
             writeln!(stdout)?;
         }
-        Format::Text => print_table(&mut stdout, &table)?,
+        AgentsFormat::Text => print_table(&mut stdout, &table)?,
+        AgentsFormat::Markdown => write!(stdout, "{}", markdown(&table))?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -52,4 +59,44 @@ fn print_table(out: &mut impl Write, table: &[AgentHost]) -> std::io::Result<()>
     }
     let detected = table.iter().filter(|a| a.detected).count();
     writeln!(out, "{} agents, {detected} detected on this machine (*)", table.len())
+}
+
+/// The agents table as Markdown, one row per agent in the table's order: what `docs/install.md`
+/// shows between its `agents-table` markers (a test keeps the two equal).
+pub fn markdown(table: &[AgentHost]) -> String {
+    let mut out = String::from(
+        "| id | agent | project folder | user install | also reads | links | detected by | sources |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for agent in table {
+        let code = |text: &str| format!("`{text}`");
+        let user =
+            agent.user_folder.as_deref().map_or("(projects only)".to_string(), |f| code(&format!("~/{f}")));
+        let install = agent.user_folder.as_deref().map(|f| format!("~/{f}"));
+        let also: Vec<String> = agent
+            .user_folders
+            .iter()
+            .filter(|f| Some(f.as_str()) != install.as_deref())
+            .map(|f| code(f))
+            .collect();
+        let links = match agent.follows_links {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "?",
+        };
+        let detect: Vec<String> = skillcase_library::install::Agent::find(agent.id.as_str())
+            .map(|a| a.info().detect.iter().map(|d| code(d)).collect())
+            .unwrap_or_default();
+        let sources: Vec<String> =
+            agent.source.split(" ; ").enumerate().map(|(i, url)| format!("[{}]({url})", i + 1)).collect();
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` | {user} | {} | {links} | {} | {} |\n",
+            agent.id.as_str(),
+            agent.name.replace('|', "\\|"),
+            agent.project_folder,
+            also.join(", "),
+            detect.join(", "),
+            sources.join(" ")
+        ));
+    }
+    out
 }

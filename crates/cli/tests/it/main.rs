@@ -5,6 +5,7 @@ mod support;
 
 mod agent_api_docs;
 mod cases_crash;
+mod cli_agents;
 mod cli_basics;
 mod cli_cases;
 mod cli_cases_assign;

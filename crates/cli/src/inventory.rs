@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use skillcase_application::catalogs::InventoryItem;
-use skillcase_application::install::InstallState;
+use skillcase_application::install::{InstallState, OtherPlace};
 use skillcase_application::App;
+use skillcase_library::install::ecosystem::OtherState;
 
 /// Arguments of `skillcase inventory`.
 #[derive(Debug, clap::Args)]
@@ -34,26 +35,33 @@ enum InventoryFormat {
     Csv,
 }
 
-/// The CSV header, one column per field (`installed` joins `agent:dir:state` with `;`).
+/// The CSV header, one column per field (`installed` joins `agent:dir:state` with `;`). Skills
+/// another tool installed follow the library's, with origin `other_tool`.
 pub const CSV_HEADER: &str =
     "name,origin,version,digest,source,catalog_url,upstream_version,upstream_removed,update_available,installed";
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let items = App::block_on(async {
+    let (items, others) = App::block_on(async {
         let app = crate::workspace::open(args.data_dir.clone(), args.skills_dir.clone()).await?;
-        anyhow::Ok(app.inventory().await?)
+        anyhow::Ok((app.inventory().await?, app.installed_by_other_tools().await?))
     })?;
     let mut stdout = crate::terminal::output(args.format == InventoryFormat::Text);
     match args.format {
         InventoryFormat::Json => {
-            serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "skills": items }))?;
+            serde_json::to_writer_pretty(
+                &mut stdout,
+                &serde_json::json!({ "skills": items, "others": others }),
+            )?;
             writeln!(stdout)?;
         }
         InventoryFormat::Csv => {
             writeln!(stdout, "{CSV_HEADER}")?;
             for item in &items {
                 writeln!(stdout, "{}", csv_row(item))?;
+            }
+            for other in &others {
+                writeln!(stdout, "{}", other_csv_row(other))?;
             }
         }
         InventoryFormat::Text => {
@@ -62,6 +70,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             for item in &items {
                 print_text(&mut stdout, item)?;
+            }
+            if !others.is_empty() {
+                writeln!(stdout, "installed by other tools (the skills CLI, gh skill):")?;
+            }
+            for other in &others {
+                let skill = &other.skill;
+                writeln!(
+                    stdout,
+                    "{}\t{}\t{}\t{}",
+                    skill.name,
+                    skill.source_type,
+                    skill.source,
+                    other_installed(other)
+                )?;
             }
         }
     }
@@ -120,6 +142,34 @@ fn csv_row(item: &InventoryItem) -> String {
         item.upstream_removed.to_string(),
         item.update_available.to_string(),
         installed_text(item).join(";"),
+    ];
+    fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",")
+}
+
+/// Where a skill another tool installed is, as the `installed` column says it.
+fn other_installed(other: &OtherPlace) -> String {
+    let state = match other.skill.state {
+        OtherState::InSync => "in_sync",
+        OtherState::Drifted => "drifted",
+        OtherState::Unchecked => "unchecked",
+    };
+    format!("{}:{}:{state}", other.target.agent.as_str(), other.dir)
+}
+
+/// A skill another tool installed as a CSV row: origin `other_tool`, its source and where.
+fn other_csv_row(other: &OtherPlace) -> String {
+    let skill = &other.skill;
+    let fields = [
+        skill.name.as_str(),
+        "other_tool",
+        "",
+        "",
+        &skill.source,
+        "",
+        "",
+        "false",
+        "false",
+        &other_installed(other),
     ];
     fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",")
 }

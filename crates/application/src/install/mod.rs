@@ -350,6 +350,26 @@ impl App {
     }
 }
 
+impl App {
+    /// Every skill another tool (the `skills` CLI, `gh skill`) installed in a known shared
+    /// folder, checked against that tool's lock: the inventory's rows beside the library's.
+    pub async fn installed_by_other_tools(&self) -> Result<Vec<OtherPlace>, ErrorBody> {
+        let places = self.places_of(Vec::new()).await?;
+        self.blocking(move |_| {
+            let mut out = Vec::new();
+            for (target, dir) in places {
+                let Ok(Some(held)) = places::open(&target, false) else { continue };
+                let ours = install::lock::read(&held).ok().flatten();
+                for skill in installed_by_others(&target, &held, ours.as_ref())? {
+                    out.push(OtherPlace { target: target.clone(), dir: dir.display().to_string(), skill });
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}
+
 /// One installed copy of a library skill.
 pub(crate) struct LibraryCopy {
     pub skill: String,

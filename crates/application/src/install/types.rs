@@ -199,3 +199,13 @@ impl AgentHost {
         }
     }
 }
+
+/// A skill another tool installed in one agent folder, for the inventory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct OtherPlace {
+    pub target: InstallTarget,
+    /// The agent folder (absolute).
+    pub dir: String,
+    pub skill: OtherInstall,
+}

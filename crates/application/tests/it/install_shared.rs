@@ -153,3 +153,17 @@ async fn an_entry_whose_folder_is_gone_is_not_reported() {
     assert!(report.clean);
     assert!(report.targets.is_empty(), "{:?}", report.targets);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inventory_lists_what_the_skills_cli_installed_in_a_project_installed_to_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    cli_installed_demo(&project);
+    let app = app_over(dir.path()).await;
+    app.install_skill("frete".into(), targets(&["claude-code"], &project), false).await.unwrap();
+    let others = app.installed_by_other_tools().await.unwrap();
+    let found: Vec<(&str, &str, OtherState)> =
+        others.iter().map(|o| (o.skill.name.as_str(), o.skill.source.as_str(), o.skill.state)).collect();
+    assert_eq!(found, [("demo-skill", "/src/demo-skill", OtherState::InSync)]);
+    assert!(others[0].dir.ends_with("project/.agents/skills"), "{}", others[0].dir);
+}

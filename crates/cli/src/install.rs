@@ -37,6 +37,10 @@ pub struct Args {
     /// Replace a folder of the same name that Skillcase did not install.
     #[arg(long)]
     force: bool,
+    /// One copy in the shared .agents/skills at that level, and links to it from the folders of
+    /// agents that follow linked skill folders (copies for the others).
+    #[arg(long)]
+    link: bool,
     /// The data directory whose library a skill name is looked up in (default: the usual one).
     #[arg(long, value_name = "D")]
     data_dir: Option<PathBuf>,
@@ -114,7 +118,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let targets = args.level.targets(&agents);
         let mut installed = Vec::new();
         for skill in &args.skills {
-            match app.install_skill(skill.clone(), targets.clone(), args.force).await {
+            let done = if args.link {
+                app.install_skill_linked(skill.clone(), targets.clone(), args.force).await
+            } else {
+                app.install_skill(skill.clone(), targets.clone(), args.force).await
+            };
+            match done {
                 Ok(report) => installed.push(report),
                 Err(error) => return anyhow::Ok((installed, Some(error))),
             }
@@ -152,6 +161,14 @@ fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result
     let version = report.version.map(|v| format!(" (library version {v})")).unwrap_or_default();
     for place in &report.places {
         let replaced = if place.replaced { ", replaced" } else { "" };
+        if place.linked {
+            writeln!(
+                out,
+                "linked {} into {}/{} (to the copy in .agents/skills{replaced})",
+                report.name, place.dir, report.name
+            )?;
+            continue;
+        }
         writeln!(
             out,
             "installed {}{version} into {}/{} ({} files{replaced})",

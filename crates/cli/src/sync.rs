@@ -102,5 +102,6 @@ pub fn kind(kind: skillcase_library::install::DriftKind) -> &'static str {
         DriftKind::Added => "added",
         DriftKind::Missing => "missing",
         DriftKind::Unreadable => "unreadable",
+        DriftKind::Link => "link gone or pointing elsewhere",
     }
 }

@@ -12,8 +12,9 @@ mod types;
 use std::path::PathBuf;
 
 use skillcase_common::ErrorBody;
+use skillcase_library::install::agents::SHARED_FOLDER;
 use skillcase_library::install::ecosystem::{local_source, EcoLock, OtherInstall, OtherState};
-use skillcase_library::install::{self, SkillSource, SourceSkill, SourceState};
+use skillcase_library::install::{self, Agent, SkillSource, SourceSkill, SourceState};
 
 pub use places::{folder_groups, home_dir, FolderGroup, PlaceError};
 pub use types::*;
@@ -37,7 +38,24 @@ impl App {
             return Err(PlaceError::NoTarget.into());
         }
         let skill = self.install_source(name_or_path).await?;
-        self.install_into(skill, targets, force).await
+        self.install_into(skill, targets, force, false).await
+    }
+
+    /// [`App::install_skill`] with one canonical copy per level (`--link`): the skill is copied
+    /// into the standard's shared `.agents/skills` at that level (added to the targets when
+    /// missing), and every other target whose agents all follow a linked skill folder gets a link
+    /// to that copy (relative in a project, absolute at user level); the others get copies.
+    pub async fn install_skill_linked(
+        &self,
+        name_or_path: String,
+        targets: Vec<InstallTarget>,
+        force: bool,
+    ) -> Result<InstallReport, ErrorBody> {
+        if targets.is_empty() {
+            return Err(PlaceError::NoTarget.into());
+        }
+        let skill = self.install_source(name_or_path).await?;
+        self.install_into(skill, targets, force, true).await
     }
 
     /// Copies the library skill `name` into every target, as [`App::install_skill`] does, but
@@ -53,17 +71,19 @@ impl App {
             return Err(PlaceError::NoTarget.into());
         }
         let skill = self.library_source(name).await?;
-        self.install_into(skill, targets, force).await
+        self.install_into(skill, targets, force, false).await
     }
 
-    /// Checks every target, then writes `skill` into each (the steps both installs share).
+    /// Checks every target, then writes `skill` into each (the steps every install shares).
     async fn install_into(
         &self,
         skill: SourceSkill,
         targets: Vec<InstallTarget>,
         force: bool,
+        link: bool,
     ) -> Result<InstallReport, ErrorBody> {
         self.blocking(move |inner| {
+            let targets = if link { with_shared_folders(targets) } else { targets };
             let resolved =
                 one_per_folder(targets.iter().map(places::resolve).collect::<Result<Vec<_>, _>>()?);
             for (target, _) in &resolved {
@@ -78,10 +98,21 @@ impl App {
             let mut written = Vec::new();
             for (target, dir) in resolved {
                 let held = places::create(&target)?;
-                let replaced = install::install(&held, &skill, force, &now)?;
-                record_in_ecosystem_lock(&target, &skill, &now)?;
                 let agents = places::sharing(&target);
-                written.push(InstalledPlace { target, agents, dir: dir.display().to_string(), replaced });
+                let linked = if link { link_for(&target, &agents, &skill.name)? } else { None };
+                let replaced = match &linked {
+                    Some(to) => install::install_link(&held, &skill, to, force, &now)?,
+                    None => install::install(&held, &skill, force, &now)?,
+                };
+                record_in_ecosystem_lock(&target, &skill, &now)?;
+                let linked = linked.is_some();
+                written.push(InstalledPlace {
+                    target,
+                    agents,
+                    dir: dir.display().to_string(),
+                    replaced,
+                    linked,
+                });
             }
             Ok(InstallReport {
                 name: skill.name,
@@ -264,6 +295,35 @@ impl App {
         };
         Ok(Resolver::new(library, data_dir))
     }
+}
+
+/// `targets` with the standard's shared folder added first at each level they name (a linked
+/// install's canonical copy lives there).
+fn with_shared_folders(targets: Vec<InstallTarget>) -> Vec<InstallTarget> {
+    let mut levels: Vec<Option<String>> = targets.iter().map(|t| t.project.clone()).collect();
+    levels.dedup();
+    let shared = levels.into_iter().map(|project| InstallTarget { agent: Agent::universal(), project });
+    shared.chain(targets).collect()
+}
+
+/// Where `target`'s link to the canonical copy of `name` points, when it gets one: its folder is
+/// not the shared one and every agent reading it follows a linked skill folder. Relative in a
+/// project (`../../.agents/skills/NAME` from `.claude/skills`), absolute at user level (the
+/// home's agent folders may themselves be links into dotfiles).
+fn link_for(target: &InstallTarget, agents: &[Agent], name: &str) -> Result<Option<String>, ErrorBody> {
+    let shared = InstallTarget { agent: Agent::universal(), project: target.project.clone() };
+    let (_, canonical) = places::resolve(&shared)?;
+    let (_, dir) = places::resolve(target)?;
+    if dir == canonical || !agents.iter().all(|a| a.follows_links()) {
+        return Ok(None);
+    }
+    Ok(Some(match &target.project {
+        Some(_) => {
+            let depth = target.agent.project_folder().split('/').count();
+            format!("{}{SHARED_FOLDER}/{name}", "../".repeat(depth))
+        }
+        None => canonical.join(name).display().to_string(),
+    }))
 }
 
 /// Records `skill` in the ecosystem's lock of `target`'s folder when it is the shared one (see

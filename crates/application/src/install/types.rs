@@ -42,6 +42,8 @@ pub struct InstalledPlace {
     pub dir: String,
     /// True when a folder of that name was there and was replaced.
     pub replaced: bool,
+    /// True when a link to the shared folder's copy was put there instead of a copy (`--link`).
+    pub linked: bool,
 }
 
 /// How an installed copy stands, for the skill view's badge.

@@ -457,3 +457,61 @@ fn a_link_between_agent_folders_inside_the_project_is_followed() {
     assert_eq!(listing(&project.join(".claude/skills")), ["frete", "skillcase.lock"]);
     skillcase(&work).args(["verify", "--target", "agents", "--project"]).arg(&project).assert().code(0);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_linked_install_keeps_one_copy_and_links_the_agents_that_follow_links() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    let run = skillcase(&work)
+        .arg("install")
+        .arg(&src)
+        .args(["--link", "--target", "claude-code", "--target", "windsurf", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", stdout_of(&run));
+    assert!(project.join(".agents/skills/frete").symlink_metadata().unwrap().is_dir(), "the canonical copy");
+    let link = fs::read_link(project.join(".claude/skills/frete")).unwrap();
+    assert_eq!(link, Path::new("../../.agents/skills/frete"), "Claude Code follows links");
+    assert!(
+        project.join(".windsurf/skills/frete").symlink_metadata().unwrap().is_dir(),
+        "not known to follow links: a copy"
+    );
+    assert_eq!(fs::read_to_string(project.join(".claude/skills/frete/SKILL.md")).unwrap(), SKILL_MD);
+
+    let verify =
+        |work: &TempDir| skillcase(work).arg("verify").arg("--project").arg(&project).output().unwrap();
+    assert_eq!(verify(&work).status.code(), Some(0), "{}", stdout_of(&verify(&work)));
+    fs::remove_file(project.join(".claude/skills/frete")).unwrap();
+    std::os::unix::fs::symlink(work.path(), project.join(".claude/skills/frete")).unwrap();
+    let drifted = verify(&work);
+    assert_eq!(drifted.status.code(), Some(1));
+    assert!(
+        stdout_of(&drifted).contains(".claude/skills/frete/(link): link gone or pointing elsewhere"),
+        "{}",
+        stdout_of(&drifted)
+    );
+    skillcase(&work).arg("sync").arg("--project").arg(&project).assert().code(0);
+    assert_eq!(
+        fs::read_link(project.join(".claude/skills/frete")).unwrap(),
+        Path::new("../../.agents/skills/frete")
+    );
+}
+
+#[test]
+fn a_lock_whose_link_leads_anywhere_but_the_shared_copy_is_refused() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    install(&work, &src, "claude-code", &project);
+    let lock_path = project.join(".claude/skills/skillcase.lock");
+    let mut lock: serde_json::Value = serde_json::from_str(&fs::read_to_string(&lock_path).unwrap()).unwrap();
+    lock["skills"]["frete"]["link"] = serde_json::json!("/etc");
+    fs::write(&lock_path, serde_json::to_string_pretty(&lock).unwrap()).unwrap();
+    let sync = skillcase(&work).arg("sync").arg("--project").arg(&project).output().unwrap();
+    assert_eq!(sync.status.code(), Some(1));
+    assert!(stdout_of(&sync).starts_with("error lock_invalid_entry: "), "{}", stdout_of(&sync));
+    assert!(project.join(".claude/skills/frete").symlink_metadata().unwrap().is_dir(), "left as it was");
+}

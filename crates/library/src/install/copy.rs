@@ -19,6 +19,25 @@ pub fn place(target: &OpenDir, name: &str, pkg: &Package) -> Result<(), InstallE
     Ok(())
 }
 
+/// Puts the link `name` → `link` into the held target folder in one step, replacing what was
+/// there (a copy, another link) without following it: the link is made under a hidden name, then
+/// swapped into place (or, where there is no atomic swap, the old entry is removed first).
+pub fn place_link(target: &OpenDir, name: &str, link: &str) -> Result<(), InstallError> {
+    let failed = InstallError::io(target.path());
+    let temporary = target.symlink_unique(link, ".skillcase-link-").map_err(failed)?;
+    let swapped = match target.kind_of(name) {
+        None => target.rename(&temporary, target, name),
+        Some(_) => match target.exchange(&temporary, target, name) {
+            Ok(()) => target.remove_tree(&temporary),
+            Err(_) => target.remove_tree(name).and_then(|()| target.rename(&temporary, target, name)),
+        },
+    };
+    swapped.and_then(|()| target.sync()).map_err(|e| {
+        let _ = target.remove_file(&temporary);
+        InstallError::io(target.path())(e)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,9 @@ pub enum DriftKind {
     /// The installed folder cannot be read as a skill folder (a symbolic link or a device in
     /// it); `path` says where when known.
     Unreadable,
+    /// A linked install's link is gone, is a folder now, or points elsewhere than the lock says
+    /// (`path` is `(link)`).
+    Link,
 }
 
 /// One file that drifted.
@@ -75,6 +78,19 @@ pub fn drift_of(target: &OpenDir, name: &str, expected: &Digests) -> Vec<FileDri
         Err(error) => {
             vec![FileDrift { path: error.to_finding().file, kind: DriftKind::Unreadable }]
         }
+    }
+}
+
+/// How the linked install `name` of the held `target` differs from its lock: nothing when the
+/// entry is a link pointing exactly at `link`, else one [`DriftKind::Link`]. The link is read,
+/// never followed (the copy it leads to is checked in its own folder).
+pub fn drift_of_link(target: &OpenDir, name: &str, link: &str) -> Vec<FileDrift> {
+    let intact = matches!(target.kind_of(name), Some(skillcase_skill::skill_dir::Kind::Symlink))
+        && target.read_link(name).is_ok_and(|found| found == link);
+    if intact {
+        Vec::new()
+    } else {
+        vec![FileDrift { path: "(link)".to_string(), kind: DriftKind::Link }]
     }
 }
 

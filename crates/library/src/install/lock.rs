@@ -49,6 +49,12 @@ pub struct LockedSkill {
     pub installed_at: String,
     /// SHA-256 (lowercase hex) of every file, by path relative to the skill folder.
     pub files: BTreeMap<String, String>,
+    /// Set for a linked install (`--link`): where the link of this name points, the canonical
+    /// copy in the shared `.agents/skills` — relative in a project (`../../.agents/skills/frete`,
+    /// so the project can be moved or cloned), absolute at user level. `files` are the canonical
+    /// copy's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// Where an installed skill came from.
@@ -139,6 +145,13 @@ pub fn check_entries(lock: &Lock) -> Result<(), (String, String)> {
             }
             _ => {}
         }
+        if let Some(link) = &skill.link {
+            if !is_canonical_link(link, name) {
+                return refuse(format!(
+                    "its link {link:?} does not lead to the shared folder's copy (`../…/.agents/skills/{name}`)"
+                ));
+            }
+        }
         for (file, digest) in &skill.files {
             if !is_plain_relative(file) {
                 return refuse(format!("its file {file:?} is not a plain path inside the skill folder"));
@@ -150,6 +163,19 @@ pub fn check_entries(lock: &Lock) -> Result<(), (String, String)> {
         }
     }
     Ok(())
+}
+
+/// Whether `link` leads to the canonical copy of `name` and nowhere else: `../` one or more times
+/// then `.agents/skills/NAME`, or an absolute path of plain segments ending so.
+pub fn is_canonical_link(link: &str, name: &str) -> bool {
+    let tail = format!(".agents/skills/{name}");
+    let Some(head) = link.strip_suffix(&tail) else { return false };
+    if link.chars().any(|c| c == '\\' || c.is_control()) {
+        return false;
+    }
+    let relative = !head.is_empty() && head.split_terminator('/').all(|s| s == "..");
+    let absolute = head.starts_with('/') && (head == "/" || is_plain_relative(head.trim_matches('/')));
+    relative || absolute
 }
 
 /// `/`-separated segments, none empty, `.` or `..`, without `\\` or any control character.
@@ -216,6 +242,7 @@ mod tests {
         lock.skills.insert(
             "frete".into(),
             LockedSkill {
+                link: None,
                 version: Some(7),
                 source: SkillSource::Library { name: "frete".into(), data_dir: "/data".into() },
                 installed_at: "2026-05-01T10:00:00.000Z".into(),
@@ -228,6 +255,7 @@ mod tests {
         lock.skills.insert(
             "boleto".into(),
             LockedSkill {
+                link: None,
                 version: None,
                 source: SkillSource::Folder { path: "/src/boleto".into() },
                 installed_at: "2026-05-01T10:00:01.000Z".into(),

@@ -120,6 +120,31 @@ fn check_free(target: &OpenDir, name: &str, lock: &Lock, force: bool) -> Result<
 /// written first and put back if the copy fails, so a crash in between leaves drift that sync
 /// repairs, never an installed folder the lock does not know.
 pub fn install(target: &OpenDir, skill: &SourceSkill, force: bool, now: &str) -> Result<bool, InstallError> {
+    write_entry(target, skill, None, force, now)
+}
+
+/// Links the folder of `skill`'s name in the held target folder to `link` (the canonical copy in
+/// the shared folder, installed first) instead of copying, and records it in the lock with the
+/// canonical copy's digests: `--link`, for agents that follow a linked skill folder.
+pub fn install_link(
+    target: &OpenDir,
+    skill: &SourceSkill,
+    link: &str,
+    force: bool,
+    now: &str,
+) -> Result<bool, InstallError> {
+    write_entry(target, skill, Some(link), force, now)
+}
+
+/// The steps both installs share: refuse a folder the lock does not list, write the lock entry,
+/// then the copy or the link; the lock is put back if that fails.
+fn write_entry(
+    target: &OpenDir,
+    skill: &SourceSkill,
+    link: Option<&str>,
+    force: bool,
+    now: &str,
+) -> Result<bool, InstallError> {
     let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
     let before = lock::read(target)?;
     let mut lock = before.clone().unwrap_or_default();
@@ -128,6 +153,7 @@ pub fn install(target: &OpenDir, skill: &SourceSkill, force: bool, now: &str) ->
     lock.skills.insert(
         skill.name.clone(),
         LockedSkill {
+            link: link.map(str::to_string),
             version: skill.version,
             source: skill.source.clone(),
             installed_at: now.to_string(),
@@ -135,7 +161,11 @@ pub fn install(target: &OpenDir, skill: &SourceSkill, force: bool, now: &str) ->
         },
     );
     lock::write(target, &lock)?;
-    if let Err(error) = copy::place(target, &skill.name, &skill.package) {
+    let placed = match link {
+        Some(link) => copy::place_link(target, &skill.name, link),
+        None => copy::place(target, &skill.name, &skill.package),
+    };
+    if let Err(error) = placed {
         let _ = match &before {
             Some(previous) => lock::write(target, previous),
             None => lock::remove(target),
@@ -170,7 +200,10 @@ fn check_skill(
     locked: LockedSkill,
     resolve: Resolve<'_>,
 ) -> (SkillCheck, Option<SourceSkill>) {
-    let drift = drift::drift_of(target, &name, &locked.files);
+    let drift = match &locked.link {
+        Some(link) => drift::drift_of_link(target, &name, link),
+        None => drift::drift_of(target, &name, &locked.files),
+    };
     let current = resolve(&name, &locked.source.located_in(target.path()));
     let source = match &current {
         None => SourceState::Missing,
@@ -194,8 +227,13 @@ pub fn sync(target: &OpenDir, resolve: Resolve<'_>, now: &str) -> Result<Vec<Syn
         let outcome = match (&current, check.source) {
             (None, _) => SyncOutcome::SourceMissing,
             (Some(skill), SourceState::Changed) => {
-                copy::place(target, &check.name, &skill.package)?;
+                match &check.locked.link {
+                    Some(link) if !check.drift.is_empty() => copy::place_link(target, &check.name, link)?,
+                    Some(_) => {}
+                    None => copy::place(target, &check.name, &skill.package)?,
+                }
                 let entry = LockedSkill {
+                    link: check.locked.link.clone(),
                     version: skill.version,
                     source: check.locked.source.clone(),
                     installed_at: now.to_string(),
@@ -206,7 +244,10 @@ pub fn sync(target: &OpenDir, resolve: Resolve<'_>, now: &str) -> Result<Vec<Syn
                 SyncOutcome::Updated
             }
             (Some(skill), _) if !check.drift.is_empty() => {
-                copy::place(target, &check.name, &skill.package)?;
+                match &check.locked.link {
+                    Some(link) => copy::place_link(target, &check.name, link)?,
+                    None => copy::place(target, &check.name, &skill.package)?,
+                }
                 SyncOutcome::Repaired
             }
             (Some(_), _) => SyncOutcome::Unchanged,

@@ -206,3 +206,60 @@ fn a_folder_without_a_lock_has_nothing_to_check_or_sync() {
     assert_eq!(sync(&held(work.path()), &from_folders, NOW).unwrap(), []);
     assert!(!lock::lock_path(work.path()).exists());
 }
+
+#[cfg(unix)]
+mod linked {
+    use super::*;
+
+    #[test]
+    fn a_linked_install_puts_a_link_and_records_where_it_points() {
+        let root = tempfile::tempdir().unwrap();
+        let skill = source_of(&skill_folder(&root.path().join("src"), "frete", "v1"));
+        let claude = held(&root.path().join("project/.claude/skills"));
+        install_link(&claude, &skill, "../../.agents/skills/frete", false, "2026-12-06T10:00:00Z").unwrap();
+        let link = fs::read_link(root.path().join("project/.claude/skills/frete")).unwrap();
+        assert_eq!(link, Path::new("../../.agents/skills/frete"));
+        let lock = lock::read(&claude).unwrap().unwrap();
+        assert_eq!(lock.skills["frete"].link.as_deref(), Some("../../.agents/skills/frete"));
+    }
+
+    #[test]
+    fn a_link_repointed_by_hand_is_drift_and_sync_puts_it_back_without_following_it() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let skill = source_of(&skill_folder(&root.path().join("src"), "frete", "v1"));
+        let dir = root.path().join("project/.claude/skills");
+        let claude = held(&dir);
+        install_link(&claude, &skill, "../../.agents/skills/frete", false, "2026-12-06T10:00:00Z").unwrap();
+        fs::remove_file(dir.join("frete")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.join("frete")).unwrap();
+        let checked = check(&claude, &from_folders).unwrap();
+        assert_eq!(checked[0].drift, [FileDrift { path: "(link)".into(), kind: DriftKind::Link }]);
+        let synced = sync(&claude, &from_folders, "2026-12-06T11:00:00Z").unwrap();
+        assert_eq!(synced[0].outcome, SyncOutcome::Repaired);
+        assert_eq!(fs::read_link(dir.join("frete")).unwrap(), Path::new("../../.agents/skills/frete"));
+        assert_eq!(
+            fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "nothing written where the stray link pointed"
+        );
+    }
+
+    #[test]
+    fn only_links_to_the_shared_folders_copy_of_that_skill_pass_the_lock_check() {
+        for good in
+            ["../../.agents/skills/frete", "../.agents/skills/frete", "/home/ana/.agents/skills/frete"]
+        {
+            assert!(lock::is_canonical_link(good, "frete"), "{good}");
+        }
+        for bad in [
+            "/etc",
+            "../../.agents/skills/other",
+            "../x/../.agents/skills/frete",
+            ".agents/skills/frete",
+            "/home/../etc/.agents/skills/frete",
+        ] {
+            assert!(!lock::is_canonical_link(bad, "frete"), "{bad}");
+        }
+    }
+}

@@ -3,4 +3,4 @@
 /**
  * How one file differs from the lock.
  */
-export type DriftKind = "modified" | "added" | "missing" | "unreadable";
+export type DriftKind = "modified" | "added" | "missing" | "unreadable" | "link";

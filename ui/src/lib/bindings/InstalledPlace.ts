@@ -16,4 +16,8 @@ dir: string,
 /**
  * True when a folder of that name was there and was replaced.
  */
-replaced: boolean, };
+replaced: boolean, 
+/**
+ * True when a link to the shared folder's copy was put there instead of a copy (`--link`).
+ */
+linked: boolean, };

@@ -205,6 +205,32 @@ impl OpenDir {
         self.handle.exchange(a, &with.handle, b)
     }
 
+    /// Creates the symbolic link `name` pointing at `target` (kept as written, usually relative
+    /// to this folder); fails if anything is already there.
+    pub fn symlink(&self, target: &str, name: &str) -> io::Result<()> {
+        check_segment(name).map_err(FileError::into_io)?;
+        self.handle.symlink(target, name)
+    }
+
+    /// [`OpenDir::symlink`] under a new name made of `prefix` and a random suffix.
+    pub fn symlink_unique(&self, target: &str, prefix: &str) -> io::Result<String> {
+        for _ in 0..UNIQUE_TRIES {
+            let name = unique_name(prefix);
+            match self.symlink(target, &name) {
+                Ok(()) => return Ok(name),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::ErrorKind::AlreadyExists.into())
+    }
+
+    /// Where the link `name` points, as written; an error when `name` is not a link.
+    pub fn read_link(&self, name: &str) -> io::Result<String> {
+        check_segment(name).map_err(FileError::into_io)?;
+        self.handle.read_link(name)
+    }
+
     /// Removes the file (or link) `name`.
     pub fn remove_file(&self, name: &str) -> io::Result<()> {
         check_segment(name).map_err(FileError::into_io)?;

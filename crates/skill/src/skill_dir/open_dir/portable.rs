@@ -73,6 +73,24 @@ impl Handle {
         Err(io::Error::new(io::ErrorKind::Unsupported, "no atomic exchange"))
     }
 
+    #[cfg(unix)]
+    pub(super) fn symlink(&self, target: &str, name: &str) -> io::Result<()> {
+        std::os::unix::fs::symlink(target, self.abs.join(name))
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn symlink(&self, _target: &str, _name: &str) -> io::Result<()> {
+        Err(io::Error::new(io::ErrorKind::Unsupported, "links are made on Unix only; copy instead"))
+    }
+
+    pub(super) fn read_link(&self, name: &str) -> io::Result<String> {
+        let target = fs::read_link(self.abs.join(name))?;
+        target
+            .into_os_string()
+            .into_string()
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a link target that is not UTF-8"))
+    }
+
     pub(super) fn remove_file(&self, name: &str) -> io::Result<()> {
         fs::remove_file(self.abs.join(name))
     }

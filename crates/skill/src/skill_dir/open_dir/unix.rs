@@ -94,6 +94,17 @@ impl Handle {
         Err(io::Error::new(io::ErrorKind::Unsupported, "no atomic exchange"))
     }
 
+    pub(super) fn symlink(&self, target: &str, name: &str) -> io::Result<()> {
+        Ok(rustix::fs::symlinkat(target, &self.fd, name)?)
+    }
+
+    pub(super) fn read_link(&self, name: &str) -> io::Result<String> {
+        let target = rustix::fs::readlinkat(&self.fd, name, Vec::new())?;
+        target
+            .into_string()
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "a link target that is not UTF-8"))
+    }
+
     pub(super) fn remove_file(&self, name: &str) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(&self.fd, name, AtFlags::empty())?)
     }

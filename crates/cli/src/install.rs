@@ -160,7 +160,12 @@ fn detected() -> Vec<Agent> {
 fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result<()> {
     let version = report.version.map(|v| format!(" (library version {v})")).unwrap_or_default();
     for place in &report.places {
-        let replaced = if place.replaced { ", replaced" } else { "" };
+        let kept = if place.kept.is_empty() {
+            String::new()
+        } else {
+            format!(", kept your {}", place.kept.join(", "))
+        };
+        let replaced = if place.replaced { format!(", replaced{kept}") } else { String::new() };
         if place.linked {
             writeln!(
                 out,

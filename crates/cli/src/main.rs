@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod adopt;
 mod agents;
 mod cases;
 mod catalogs;
@@ -71,6 +72,8 @@ enum Command {
     Install(install::Args),
     /// List the agents Skillcase installs into, with their folders; those on this machine marked.
     Agents(agents::Args),
+    /// Record skill folders already in agents' folders in skillcase.lock, as they are, to track them.
+    Adopt(adopt::Args),
     /// Copy again the installed skills that drifted or whose source moved ahead; nothing else.
     Sync(sync::Args),
     /// Exit 1 when an installed skill drifted from skillcase.lock or is outdated (for CI).
@@ -140,6 +143,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Install(args) => install::run(args),
         Command::Agents(args) => agents::run(args),
+        Command::Adopt(args) => adopt::run(args),
         Command::Sync(args) => sync::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Catalogs(args) => catalogs::run(args),

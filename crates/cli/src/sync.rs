@@ -46,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         (Ok(report), Format::Text) => report,
     };
-    let mut counts = [0usize; 4];
+    let mut counts = [0usize; 5];
     for target in &report.targets {
         for skill in &target.skills {
             let (slot, word) = match skill.outcome {
@@ -54,12 +54,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 SyncOutcome::Updated => (1, "updated"),
                 SyncOutcome::Repaired => (2, "repaired"),
                 SyncOutcome::SourceMissing => (3, "source missing, left as it is"),
+                SyncOutcome::HeldBack => (4, "held back: its source moved ahead but it has changes of its own (adopt it or undo them, then sync)"),
             };
             counts[slot] += 1;
             let drift: Vec<String> =
                 skill.drift.iter().map(|d| format!("{} {}", d.path, kind(d.kind))).collect();
             let drift = if drift.is_empty() { String::new() } else { format!(" ({})", drift.join(", ")) };
-            writeln!(stdout, "{}/{}: {word}{drift}", target.dir, skill.name)?;
+            let kept = if skill.kept.is_empty() {
+                String::new()
+            } else {
+                format!("; kept {}", skill.kept.join(", "))
+            };
+            writeln!(stdout, "{}/{}: {word}{drift}{kept}", target.dir, skill.name)?;
         }
     }
     for target in &report.targets {
@@ -69,12 +75,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         stdout,
-        "synced {} skills: {} updated, {} repaired, {} unchanged, {} source missing",
+        "synced {} skills: {} updated, {} repaired, {} unchanged, {} source missing, {} held back",
         counts.iter().sum::<usize>(),
         counts[1],
         counts[2],
         counts[0],
-        counts[3]
+        counts[3],
+        counts[4]
     )?;
     Ok(ExitCode::SUCCESS)
 }

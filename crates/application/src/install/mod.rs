@@ -100,18 +100,18 @@ impl App {
                 let held = places::create(&target)?;
                 let agents = places::sharing(&target);
                 let linked = if link { link_for(&target, &agents, &skill.name)? } else { None };
-                let replaced = match &linked {
+                let placed = match &linked {
                     Some(to) => install::install_link(&held, &skill, to, force, &now)?,
                     None => install::install(&held, &skill, force, &now)?,
                 };
                 record_in_ecosystem_lock(&target, &skill, &now)?;
-                let linked = linked.is_some();
                 written.push(InstalledPlace {
                     target,
                     agents,
                     dir: dir.display().to_string(),
-                    replaced,
-                    linked,
+                    replaced: placed.replaced,
+                    linked: linked.is_some(),
+                    kept: placed.kept,
                 });
             }
             Ok(InstallReport {
@@ -130,6 +130,63 @@ impl App {
     /// default to.
     pub async fn install_targets(&self) -> Result<Vec<InstallTarget>, ErrorBody> {
         self.blocking(|inner| Ok(places::known_targets(inner.settings.as_ref())?)).await
+    }
+
+    /// Records skill folders already in `targets` (put there by hand or by another tool) in each
+    /// folder's `skillcase.lock` as they are now: the `names` given, or every folder there that
+    /// no lock lists. Each is tracked against the library skill of its name when the library has
+    /// one, else against itself (so a later hand edit is drift). One refusal does not stop the
+    /// others; each is reported.
+    pub async fn adopt_installed(
+        &self,
+        targets: Vec<InstallTarget>,
+        names: Vec<String>,
+    ) -> Result<AdoptReport, ErrorBody> {
+        if targets.is_empty() {
+            return Err(PlaceError::NoTarget.into());
+        }
+        let places = resolve_all(&targets)?;
+        self.scanned().await?;
+        let library = self.library()?;
+        let data_dir = resolver::data_dir_text(self.data_dir());
+        self.blocking(move |_| {
+            let now = skillcase_common::clock::now();
+            let mut report = AdoptReport { adopted: Vec::new(), refused: Vec::new() };
+            for (target, dir) in places {
+                let Some(held) = places::open(&target, false)? else { continue };
+                let wanted =
+                    if names.is_empty() { unlisted_folders(&target, &held, &dir)? } else { names.clone() };
+                for name in wanted {
+                    let (source, version) = match library.summary(&name) {
+                        Ok(summary) => (
+                            SkillSource::Library { name: name.clone(), data_dir: data_dir.clone() },
+                            summary.live_version,
+                        ),
+                        Err(_) => (SkillSource::Folder { path: dir.join(&name).display().to_string() }, None),
+                    };
+                    let shown = dir.display().to_string();
+                    match install::adopt(&held, &name, source.clone(), version, &now) {
+                        Ok(()) => report.adopted.push(AdoptedSkill {
+                            target: target.clone(),
+                            dir: shown,
+                            name,
+                            source,
+                        }),
+                        Err(error) => {
+                            let error = ErrorBody::from(error);
+                            report.refused.push(RefusedAdoption {
+                                target: target.clone(),
+                                dir: shown,
+                                name,
+                                error,
+                            });
+                        }
+                    }
+                }
+            }
+            Ok(report)
+        })
+        .await
     }
 
     /// Every agent of the table, with whether it is installed on this machine (its config folder
@@ -203,6 +260,7 @@ impl App {
                         outcome: s.outcome,
                         drift: s.drift,
                         version: s.version,
+                        kept: s.kept,
                     })
                     .collect();
                 report.targets.push(TargetSync { target, dir: dir.display().to_string(), skills, others });
@@ -295,6 +353,29 @@ impl App {
         };
         Ok(Resolver::new(library, data_dir))
     }
+}
+
+/// The skill folders of `dir` (held as `held`) that neither its `skillcase.lock` nor another
+/// tool's lock lists: folders only, hidden names and links left out.
+fn unlisted_folders(
+    target: &InstallTarget,
+    held: &install::OpenDir,
+    dir: &std::path::Path,
+) -> Result<Vec<String>, ErrorBody> {
+    let ours = install::lock::read(held)?.unwrap_or_default();
+    let theirs = match places::ecosystem_lock_dir(target, false)? {
+        Some((eco_dir, kind)) => EcoLock::read(&eco_dir, kind)?,
+        None => None,
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.') && !ours.skills.contains_key(n))
+        .filter(|n| !theirs.as_ref().is_some_and(|l| l.lists(n)))
+        .filter(|n| held.kind_of(n) == Some(skillcase_skill::skill_dir::Kind::Dir))
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 /// `targets` with the standard's shared folder added first at each level they name (a linked

@@ -1,6 +1,7 @@
 //! What the install actions take and answer, shared with the UI as generated TypeScript.
 
 use serde::{Deserialize, Serialize};
+use skillcase_common::ErrorBody;
 use skillcase_library::install::ecosystem::OtherInstall;
 use skillcase_library::install::{Agent, FileDrift, SkillSource, SourceState, SyncOutcome};
 use ts_rs::TS;
@@ -44,6 +45,8 @@ pub struct InstalledPlace {
     pub replaced: bool,
     /// True when a link to the shared folder's copy was put there instead of a copy (`--link`).
     pub linked: bool,
+    /// Files a person had added to the copy installed before, carried into the new copy.
+    pub kept: Vec<String>,
 }
 
 /// How an installed copy stands, for the skill view's badge.
@@ -109,6 +112,8 @@ pub struct SyncedSkill {
     /// The library version installed now.
     #[ts(type = "number | null")]
     pub version: Option<i64>,
+    /// Files a person had added, kept in the repaired copy.
+    pub kept: Vec<String>,
 }
 
 /// What a verify found, target by target (targets without a lock are left out).
@@ -210,4 +215,34 @@ pub struct OtherPlace {
     /// The agent folder (absolute).
     pub dir: String,
     pub skill: OtherInstall,
+}
+
+/// What an adopt recorded, and what it refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AdoptReport {
+    pub adopted: Vec<AdoptedSkill>,
+    pub refused: Vec<RefusedAdoption>,
+}
+
+/// A folder now listed in its `skillcase.lock`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct AdoptedSkill {
+    pub target: InstallTarget,
+    /// The agent folder (absolute).
+    pub dir: String,
+    pub name: String,
+    /// What sync will bring it back to: the library skill of its name, or the folder itself.
+    pub source: SkillSource,
+}
+
+/// A folder adopt could not record, with why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RefusedAdoption {
+    pub target: InstallTarget,
+    pub dir: String,
+    pub name: String,
+    pub error: ErrorBody,
 }

@@ -111,7 +111,7 @@ fn install_verify_edit_sync_verify_round_trip_in_a_project() {
     assert_eq!(
         stdout_of(&sync),
         format!(
-            "{a}/frete: unchanged\n{c}/frete: repaired (references/tabela.md modified)\nsynced 2 skills: 0 updated, 1 repaired, 1 unchanged, 0 source missing\n",
+            "{a}/frete: unchanged\n{c}/frete: repaired (references/tabela.md modified)\nsynced 2 skills: 0 updated, 1 repaired, 1 unchanged, 0 source missing, 0 held back\n",
             c = claude.display(),
             a = agents.display()
         )
@@ -514,4 +514,67 @@ fn a_lock_whose_link_leads_anywhere_but_the_shared_copy_is_refused() {
     assert_eq!(sync.status.code(), Some(1));
     assert!(stdout_of(&sync).starts_with("error lock_invalid_entry: "), "{}", stdout_of(&sync));
     assert!(project.join(".claude/skills/frete").symlink_metadata().unwrap().is_dir(), "left as it was");
+}
+
+#[test]
+fn adopt_records_a_hand_made_skill_folder_and_verify_then_tracks_it() {
+    let work = TempDir::new().unwrap();
+    let project = project(&work);
+    write(&project, ".claude/skills/frete/SKILL.md", SKILL_MD);
+    write(&project, ".claude/skills/frete/references/tabela.md", "# Tabela\n");
+    let adopt = skillcase(&work)
+        .args(["adopt", "--target", "claude-code", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(adopt.status.code(), Some(0), "{}", stdout_of(&adopt));
+    assert_eq!(
+        stdout_of(&adopt),
+        format!(
+            "adopted {}/.claude/skills/frete, tracked against itself (no library skill of that name)\nadopted 1, refused 0\n",
+            project.display()
+        )
+    );
+    let verify =
+        |work: &TempDir| skillcase(work).arg("verify").arg("--project").arg(&project).output().unwrap();
+    assert_eq!(verify(&work).status.code(), Some(0));
+    write(&project, ".claude/skills/frete/references/tabela.md", "# Tabela mudada\n");
+    assert_eq!(verify(&work).status.code(), Some(1), "a later hand edit is drift");
+}
+
+#[test]
+fn adopt_refuses_a_folder_that_is_not_a_skill_and_says_why() {
+    let work = TempDir::new().unwrap();
+    let project = project(&work);
+    write(&project, ".claude/skills/notas/README.md", "not a skill");
+    let adopt = skillcase(&work)
+        .args(["adopt", "notas", "--target", "claude-code", "--format", "json", "--project"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(adopt.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout_of(&adopt)).unwrap();
+    assert_eq!(report["refused"][0]["name"], "notas");
+    assert_eq!(report["refused"][0]["error"]["code"], "install_refused");
+    assert!(!project.join(".claude/skills/skillcase.lock").exists());
+}
+
+#[test]
+fn sync_holds_back_an_update_over_a_copy_with_its_own_changes() {
+    let work = TempDir::new().unwrap();
+    let src = skill_folder(work.path());
+    let project = project(&work);
+    install(&work, &src, "claude-code", &project);
+    let installed = project.join(".claude/skills/frete");
+    write(&installed, "references/tabela.md", "# Minha tabela\n");
+    write(&src, "SKILL.md", &SKILL_MD.replace("Leia", "Consulte"));
+    let sync = skillcase(&work).arg("sync").arg("--project").arg(&project).output().unwrap();
+    assert_eq!(sync.status.code(), Some(0));
+    assert!(
+        stdout_of(&sync).contains("frete: held back: its source moved ahead but it has changes of its own"),
+        "{}",
+        stdout_of(&sync)
+    );
+    assert_eq!(fs::read_to_string(installed.join("references/tabela.md")).unwrap(), "# Minha tabela\n");
+    assert_eq!(fs::read_to_string(installed.join("SKILL.md")).unwrap(), SKILL_MD);
 }

@@ -31,6 +31,10 @@ pub enum InstallError {
     /// Staging or renaming the copy failed; the target still holds the previous folder.
     #[error(transparent)]
     Write(#[from] ArchiveError),
+    /// `adopt` found nothing it can record: no such folder, a link or a file in its place, or a
+    /// folder the lock already lists.
+    #[error("cannot adopt {name} in {target}: {reason}")]
+    NotAdoptable { target: String, name: String, reason: String },
     /// Creating the target folder or writing the lock failed.
     #[error("writing {path} failed: {source}")]
     Io { path: String, source: std::io::Error },
@@ -56,6 +60,7 @@ impl Coded for InstallError {
             InstallError::LockCorrupt { .. } => "lock_corrupt",
             InstallError::LockEntry { .. } => "lock_invalid_entry",
             InstallError::Write(e) => e.code(),
+            InstallError::NotAdoptable { .. } => "adopt_refused",
             InstallError::Io { .. } => "install_failed",
         }
     }
@@ -66,6 +71,9 @@ impl Coded for InstallError {
             InstallError::Refused { findings } => Some(json!({ "findings": findings })),
             InstallError::LockCorrupt { path, .. } => Some(json!({ "path": path })),
             InstallError::LockEntry { path, skill, .. } => Some(json!({ "path": path, "skill": skill })),
+            InstallError::NotAdoptable { target, name, .. } => {
+                Some(json!({ "target": target, "name": name }))
+            }
             _ => None,
         }
     }

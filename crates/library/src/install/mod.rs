@@ -35,6 +35,8 @@ pub use agents::{Agent, AgentInfo};
 pub use drift::{DriftKind, FileDrift};
 pub use error::InstallError;
 pub use lock::{Lock, LockedSkill, SkillSource, LOCK_FILE};
+use skillcase_skill::load::{package_from, LoadError};
+use skillcase_skill::package::{Package, PackageFile};
 pub use skillcase_skill::skill_dir::OpenDir;
 pub use source::SourceSkill;
 
@@ -82,6 +84,10 @@ pub enum SyncOutcome {
     Repaired,
     /// The source is gone or no longer valid: the installed copy was left as it is.
     SourceMissing,
+    /// The source moved ahead, but the installed copy has changes of its own (files edited,
+    /// added or deleted by a person): nothing was written, so nothing of theirs is lost. Adopt
+    /// the copy as it is (`skillcase adopt`) or undo the changes, then sync again.
+    HeldBack,
 }
 
 /// One installed skill after a sync.
@@ -93,6 +99,19 @@ pub struct Synced {
     pub drift: Vec<FileDrift>,
     /// The library version now installed (`None` for a folder source).
     pub version: Option<i64>,
+    /// Files a person added to the installed copy (the lock does not list them), carried into the
+    /// new copy of a repair instead of being deleted.
+    pub kept: Vec<String>,
+}
+
+/// What an install wrote into one folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// A folder of that name was there and was replaced.
+    pub replaced: bool,
+    /// Files a person added to the copy installed before (its lock did not list them), carried
+    /// into the new copy instead of being deleted.
+    pub kept: Vec<String>,
 }
 
 /// Refuses (`install_conflict`) when the target folder holds a folder `name` its lock does not
@@ -119,7 +138,12 @@ fn check_free(target: &OpenDir, name: &str, lock: &Lock, force: bool) -> Result<
 /// lock (installed at `now`). Returns whether a folder of that name was replaced. The lock is
 /// written first and put back if the copy fails, so a crash in between leaves drift that sync
 /// repairs, never an installed folder the lock does not know.
-pub fn install(target: &OpenDir, skill: &SourceSkill, force: bool, now: &str) -> Result<bool, InstallError> {
+pub fn install(
+    target: &OpenDir,
+    skill: &SourceSkill,
+    force: bool,
+    now: &str,
+) -> Result<Placed, InstallError> {
     write_entry(target, skill, None, force, now)
 }
 
@@ -132,7 +156,7 @@ pub fn install_link(
     link: &str,
     force: bool,
     now: &str,
-) -> Result<bool, InstallError> {
+) -> Result<Placed, InstallError> {
     write_entry(target, skill, Some(link), force, now)
 }
 
@@ -144,7 +168,7 @@ fn write_entry(
     link: Option<&str>,
     force: bool,
     now: &str,
-) -> Result<bool, InstallError> {
+) -> Result<Placed, InstallError> {
     let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
     let before = lock::read(target)?;
     let mut lock = before.clone().unwrap_or_default();
@@ -161,9 +185,15 @@ fn write_entry(
         },
     );
     lock::write(target, &lock)?;
+    let own = match (link, before.as_ref().and_then(|l| l.skills.get(&skill.name))) {
+        (None, Some(listed)) if listed.link.is_none() => own_files(target, &skill.name, &listed.files),
+        _ => Vec::new(),
+    };
+    let kept: Vec<String> =
+        own.iter().map(|f| f.path.clone()).filter(|p| skill.package.file(p).is_none()).collect();
     let placed = match link {
         Some(link) => copy::place_link(target, &skill.name, link),
-        None => copy::place(target, &skill.name, &skill.package),
+        None => copy::place(target, &skill.name, &with_own_files(&skill.package, own)),
     };
     if let Err(error) = placed {
         let _ = match &before {
@@ -172,7 +202,64 @@ fn write_entry(
         };
         return Err(error);
     }
-    Ok(replaced)
+    Ok(Placed { replaced, kept })
+}
+
+/// Records the skill folder `name` that is already in the held target folder (put there by hand or
+/// by another tool) in its lock as it is now, with `source` to sync it from later: from then on
+/// verify checks it and sync keeps it, like a skill Skillcase installed. Refused
+/// (`adopt_refused`) when there is no such folder, a link or a file is in its place, or the lock
+/// already lists it; `install_refused` when the folder is not a valid skill.
+pub fn adopt(
+    target: &OpenDir,
+    name: &str,
+    source: SkillSource,
+    version: Option<i64>,
+    now: &str,
+) -> Result<(), InstallError> {
+    let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
+    let refuse = |reason: &str| InstallError::NotAdoptable {
+        target: target.path().display().to_string(),
+        name: name.to_string(),
+        reason: reason.to_string(),
+    };
+    if !skillcase_skill::validate::is_skill_name(name) {
+        return Err(refuse("it is not a skill name"));
+    }
+    match target.kind_of(name) {
+        Some(skillcase_skill::skill_dir::Kind::Dir) => {}
+        None => return Err(refuse("there is no such folder")),
+        Some(_) => return Err(refuse("it is not a folder (a link or a file)")),
+    }
+    let mut lock = lock::read(target)?.unwrap_or_default();
+    if lock.skills.contains_key(name) {
+        return Err(refuse("its skillcase.lock already lists it"));
+    }
+    let package = target.skill_dir(name).map_err(LoadError::File).and_then(package_from)?;
+    let skill = SourceSkill::checked(package, &target.path().join(name), source.clone(), version)?;
+    let entry =
+        LockedSkill { link: None, version, source, installed_at: now.to_string(), files: skill.digests() };
+    lock.skills.insert(name.to_string(), entry);
+    lock::write(target, &lock)
+}
+
+/// The files of the installed folder `name` that `listed` (its lock entry's digests) does not
+/// name: a person's own, never deleted by a new copy.
+fn own_files(target: &OpenDir, name: &str, listed: &drift::Digests) -> Vec<PackageFile> {
+    let read = target.skill_dir(name).map_err(LoadError::File).and_then(package_from);
+    read.map(|pkg| pkg.files.into_iter().filter(|f| !listed.contains_key(&f.path)).collect())
+        .unwrap_or_default()
+}
+
+/// `package` with `own` files added where it has no file of that path.
+fn with_own_files(package: &Package, own: Vec<PackageFile>) -> Package {
+    let mut merged = package.clone();
+    for file in own {
+        if merged.file(&file.path).is_none() {
+            merged.files.push(file);
+        }
+    }
+    merged
 }
 
 /// Every skill the lock of the held target folder lists, checked against its installed files and
@@ -224,8 +311,11 @@ pub fn sync(target: &OpenDir, resolve: Resolve<'_>, now: &str) -> Result<Vec<Syn
     let mut done = Vec::new();
     for (name, locked) in lock.skills.clone() {
         let (check, current) = check_skill(target, name, locked, resolve);
+        let mut kept = Vec::new();
+        let own_changes = check.drift.iter().any(|d| d.kind != DriftKind::Link);
         let outcome = match (&current, check.source) {
             (None, _) => SyncOutcome::SourceMissing,
+            (Some(_), SourceState::Changed) if own_changes => SyncOutcome::HeldBack,
             (Some(skill), SourceState::Changed) => {
                 match &check.locked.link {
                     Some(link) if !check.drift.is_empty() => copy::place_link(target, &check.name, link)?,
@@ -246,14 +336,22 @@ pub fn sync(target: &OpenDir, resolve: Resolve<'_>, now: &str) -> Result<Vec<Syn
             (Some(skill), _) if !check.drift.is_empty() => {
                 match &check.locked.link {
                     Some(link) => copy::place_link(target, &check.name, link)?,
-                    None => copy::place(target, &check.name, &skill.package)?,
+                    None => {
+                        let own = own_files(target, &check.name, &check.locked.files);
+                        kept = own
+                            .iter()
+                            .map(|f| f.path.clone())
+                            .filter(|p| skill.package.file(p).is_none())
+                            .collect();
+                        copy::place(target, &check.name, &with_own_files(&skill.package, own))?
+                    }
                 }
                 SyncOutcome::Repaired
             }
             (Some(_), _) => SyncOutcome::Unchanged,
         };
         let version = lock.skills.get(&check.name).and_then(|l| l.version);
-        done.push(Synced { name: check.name, outcome, drift: check.drift, version });
+        done.push(Synced { name: check.name, outcome, drift: check.drift, version, kept });
     }
     Ok(done)
 }

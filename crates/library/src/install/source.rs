@@ -34,7 +34,16 @@ impl SourceSkill {
     /// Reads the skill folder `dir` and checks it; a skill with validation errors is refused
     /// (`install_refused`, with the findings) because the agents would not load it either.
     pub fn read(dir: &Path, source: SkillSource, version: Option<i64>) -> Result<SourceSkill, InstallError> {
-        let package = package_from_dir(dir)?;
+        SourceSkill::checked(package_from_dir(dir)?, dir, source, version)
+    }
+
+    /// `package` (read from `dir`) checked as [`SourceSkill::read`] checks a folder.
+    pub fn checked(
+        package: Package,
+        dir: &Path,
+        source: SkillSource,
+        version: Option<i64>,
+    ) -> Result<SourceSkill, InstallError> {
         let policy = Policy { allow_executable: true, ..Policy::default() };
         let validated = validate_package(&package, INSTALL_PROFILE, &policy);
         let errors: Vec<_> = validated.findings.into_iter().filter(|f| f.is_error()).collect();

@@ -48,7 +48,7 @@ fn an_installed_skill_is_listed_in_the_lock_with_every_files_digest_and_checks_c
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join(".claude/skills");
     let src = skill_folder(work.path(), "frete", "v1");
-    assert!(!install(&held(&target), &source_of(&src), false, NOW).unwrap());
+    assert!(!install(&held(&target), &source_of(&src), false, NOW).unwrap().replaced);
     let lock = lock::read(&held(&target)).unwrap().unwrap();
     let entry = &lock.skills["frete"];
     assert_eq!(entry.files.keys().collect::<Vec<_>>(), ["SKILL.md", "references/tabela.md"]);
@@ -80,7 +80,7 @@ fn a_forced_install_replaces_an_unlisted_folder_and_lists_it() {
     fs::create_dir_all(target.join("frete")).unwrap();
     fs::write(target.join("frete/SKILL.md"), "my own skill").unwrap();
     let src = skill_folder(work.path(), "frete", "v1");
-    assert!(install(&held(&target), &source_of(&src), true, NOW).unwrap());
+    assert!(install(&held(&target), &source_of(&src), true, NOW).unwrap().replaced);
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v1"));
     assert!(lock::read(&held(&target)).unwrap().unwrap().skills.contains_key("frete"));
 }
@@ -92,7 +92,7 @@ fn installing_again_over_a_listed_folder_needs_no_force() {
     let src = skill_folder(work.path(), "frete", "v1");
     install(&held(&target), &source_of(&src), false, NOW).unwrap();
     fs::write(src.join("SKILL.md"), skill_md("frete", "v2")).unwrap();
-    assert!(install(&held(&target), &source_of(&src), false, LATER).unwrap());
+    assert!(install(&held(&target), &source_of(&src), false, LATER).unwrap().replaced);
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v2"));
     assert_eq!(lock::read(&held(&target)).unwrap().unwrap().skills["frete"].installed_at, LATER);
 }
@@ -147,7 +147,12 @@ fn sync_repairs_only_the_drifted_skill_and_never_touches_an_unlisted_folder() {
         ]
     );
     assert_eq!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap(), skill_md("frete", "v1"));
-    assert!(!target.join("frete/notes.md").exists());
+    assert_eq!(
+        fs::read_to_string(target.join("frete/notes.md")).unwrap(),
+        "added",
+        "a person's own file is kept"
+    );
+    assert_eq!(synced[1].kept, ["notes.md"]);
     assert_eq!(fs::metadata(target.join("boleto/SKILL.md")).unwrap().modified().unwrap(), untouched);
     assert_eq!(fs::read_to_string(target.join("mine/SKILL.md")).unwrap(), "hand-made");
     assert_eq!(
@@ -155,7 +160,13 @@ fn sync_repairs_only_the_drifted_skill_and_never_touches_an_unlisted_folder() {
         lock_before,
         "a repair leaves the lock as it was"
     );
-    assert!(check(&held(&target), &from_folders).unwrap().iter().all(|c| c.drift.is_empty()));
+    let left: Vec<Vec<FileDrift>> =
+        check(&held(&target), &from_folders).unwrap().into_iter().map(|c| c.drift).collect();
+    assert_eq!(
+        left,
+        [vec![], vec![FileDrift { path: "notes.md".into(), kind: DriftKind::Added }]],
+        "only the kept file"
+    );
 }
 
 #[test]
@@ -261,5 +272,78 @@ mod linked {
         ] {
             assert!(!lock::is_canonical_link(bad, "frete"), "{bad}");
         }
+    }
+}
+
+mod own_files {
+    use super::*;
+
+    #[test]
+    fn an_update_over_a_copy_with_its_own_changes_is_held_back_and_writes_nothing() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("skills");
+        let src = skill_folder(work.path(), "frete", "v1");
+        install(&held(&target), &source_of(&src), false, NOW).unwrap();
+        fs::write(target.join("frete/references/tabela.md"), "mine").unwrap();
+        fs::write(src.join("SKILL.md"), skill_md("frete", "v2")).unwrap();
+        let synced = sync(&held(&target), &from_folders, NOW).unwrap();
+        assert_eq!(synced[0].outcome, SyncOutcome::HeldBack);
+        assert_eq!(fs::read_to_string(target.join("frete/references/tabela.md")).unwrap(), "mine");
+        assert!(fs::read_to_string(target.join("frete/SKILL.md")).unwrap().contains("v1"));
+    }
+
+    #[test]
+    fn a_repair_restores_edited_files_but_keeps_the_files_a_person_added() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("skills");
+        let src = skill_folder(work.path(), "frete", "v1");
+        install(&held(&target), &source_of(&src), false, NOW).unwrap();
+        fs::write(target.join("frete/references/tabela.md"), "edited").unwrap();
+        fs::write(target.join("frete/minhas-notas.md"), "my notes").unwrap();
+        let synced = sync(&held(&target), &from_folders, NOW).unwrap();
+        assert_eq!(synced[0].outcome, SyncOutcome::Repaired);
+        assert_eq!(synced[0].kept, ["minhas-notas.md"]);
+        assert_eq!(fs::read_to_string(target.join("frete/references/tabela.md")).unwrap(), "# Tabela\n");
+        assert_eq!(fs::read_to_string(target.join("frete/minhas-notas.md")).unwrap(), "my notes");
+    }
+
+    #[test]
+    fn installing_again_keeps_the_files_a_person_added_and_says_so() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("skills");
+        let src = skill_folder(work.path(), "frete", "v1");
+        install(&held(&target), &source_of(&src), false, NOW).unwrap();
+        fs::write(target.join("frete/minhas-notas.md"), "my notes").unwrap();
+        let placed = install(&held(&target), &source_of(&src), false, NOW).unwrap();
+        assert_eq!(placed, Placed { replaced: true, kept: vec!["minhas-notas.md".into()] });
+        assert_eq!(fs::read_to_string(target.join("frete/minhas-notas.md")).unwrap(), "my notes");
+    }
+
+    #[test]
+    fn adopting_a_hand_made_folder_records_it_as_it_is() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("skills");
+        skill_folder(&target, "frete", "made by hand");
+        let source = SkillSource::Folder { path: target.join("frete").display().to_string() };
+        adopt(&held(&target), "frete", source, None, NOW).unwrap();
+        let checked = check_one(&held(&target), "frete", &from_folders).unwrap().unwrap();
+        assert_eq!((checked.drift.len(), checked.source), (0, SourceState::Same));
+        let again = adopt(&held(&target), "frete", checked.locked.source.clone(), None, NOW).unwrap_err();
+        assert_eq!(skillcase_common::error::Coded::code(&again), "adopt_refused");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_or_a_missing_folder_is_not_adopted() {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("skills");
+        fs::create_dir_all(&target).unwrap();
+        std::os::unix::fs::symlink(work.path(), target.join("frete")).unwrap();
+        let source = SkillSource::Folder { path: "/x".into() };
+        for name in ["frete", "boleto"] {
+            let refused = adopt(&held(&target), name, source.clone(), None, NOW).unwrap_err();
+            assert!(matches!(refused, InstallError::NotAdoptable { .. }), "{name}: {refused}");
+        }
+        assert!(!target.join("skillcase.lock").exists());
     }
 }

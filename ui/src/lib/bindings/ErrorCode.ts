@@ -3,6 +3,7 @@
 
 /** A code an `ErrorBody` can carry. */
 export type ErrorCode =
+  | "adopt_refused"
   | "agent_cases_disabled"
   | "agent_not_found"
   | "api_bind_failed"

@@ -20,4 +20,8 @@ replaced: boolean,
 /**
  * True when a link to the shared folder's copy was put there instead of a copy (`--link`).
  */
-linked: boolean, };
+linked: boolean, 
+/**
+ * Files a person had added to the copy installed before, carried into the new copy.
+ */
+kept: Array<string>, };

@@ -3,4 +3,4 @@
 /**
  * What a sync did to one installed skill.
  */
-export type SyncOutcome = "unchanged" | "updated" | "repaired" | "source_missing";
+export type SyncOutcome = "unchanged" | "updated" | "repaired" | "source_missing" | "held_back";

@@ -13,4 +13,8 @@ drift: Array<FileDrift>,
 /**
  * The library version installed now.
  */
-version: number | null, };
+version: number | null, 
+/**
+ * Files a person had added, kept in the repaired copy.
+ */
+kept: Array<string>, };

@@ -58,7 +58,9 @@ fn print_text(out: &mut impl Write, report: &AdoptReport) -> std::io::Result<()>
     for adopted in &report.adopted {
         let from = match &adopted.source {
             SkillSource::Library { name, .. } => format!("the library skill {name}"),
-            SkillSource::Folder { .. } => "itself (no library skill of that name)".to_string(),
+            SkillSource::Folder { .. } | SkillSource::Git { .. } => {
+                "itself (no library skill of that name)".to_string()
+            }
         };
         writeln!(out, "adopted {}/{}, tracked against {from}", adopted.dir, adopted.name)?;
     }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use skillcase_application::install::{folder_groups, InstallReport, InstallTarget};
 use skillcase_application::App;
 use skillcase_common::ErrorBody;
-use skillcase_library::install::Agent;
+use skillcase_library::install::{Agent, SkillSource};
 use skillcase_skill::finding::Finding;
 
 use crate::format::Format;
@@ -22,9 +22,13 @@ use crate::format::Format;
 /// Arguments of `skillcase install`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Skill folders, or names of skills in the library.
-    #[arg(required = true, value_name = "NAME|PATH")]
+    /// Skill folders, names of skills in the library, or git sources (`git+URL`, `git+URL#branch`,
+    /// `git+URL@commit`).
+    #[arg(required = true, value_name = "NAME|PATH|git+URL")]
     skills: Vec<String>,
+    /// With a git source: install only this skill of the repository (repeatable; default: all).
+    #[arg(long = "skill", value_name = "NAME")]
+    only: Vec<String>,
     /// An agent to install for, by id (repeatable; `skillcase agents` lists them). Agents that
     /// read the same folder get one copy.
     #[arg(long = "target", value_name = "AGENT", value_parser = agent_parser(), required_unless_present = "all")]
@@ -118,13 +122,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let targets = args.level.targets(&agents);
         let mut installed = Vec::new();
         for skill in &args.skills {
-            let done = if args.link {
-                app.install_skill_linked(skill.clone(), targets.clone(), args.force).await
+            let done = if skill.starts_with("git+") {
+                app.install_git(skill.clone(), args.only.clone(), targets.clone(), args.force, args.link)
+                    .await
+            } else if args.link {
+                app.install_skill_linked(skill.clone(), targets.clone(), args.force).await.map(|r| vec![r])
             } else {
-                app.install_skill(skill.clone(), targets.clone(), args.force).await
+                app.install_skill(skill.clone(), targets.clone(), args.force).await.map(|r| vec![r])
             };
             match done {
-                Ok(report) => installed.push(report),
+                Ok(reports) => installed.extend(reports),
                 Err(error) => return anyhow::Ok((installed, Some(error))),
             }
         }
@@ -158,7 +165,10 @@ fn detected() -> Vec<Agent> {
 }
 
 fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result<()> {
-    let version = report.version.map(|v| format!(" (library version {v})")).unwrap_or_default();
+    let version = match &report.source {
+        SkillSource::Git { commit, .. } => format!(" (commit {})", &commit[..12.min(commit.len())]),
+        _ => report.version.map(|v| format!(" (library version {v})")).unwrap_or_default(),
+    };
     for place in &report.places {
         let kept = if place.kept.is_empty() {
             String::new()

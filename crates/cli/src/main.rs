@@ -37,6 +37,7 @@ mod team;
 mod terminal;
 mod test;
 mod token;
+mod update;
 mod validate;
 mod verify;
 mod workspace;
@@ -76,6 +77,8 @@ enum Command {
     Adopt(adopt::Args),
     /// Copy again the installed skills that drifted or whose source moved ahead; nothing else.
     Sync(sync::Args),
+    /// Move the pins of git-sourced skills to their branch's newest commit, after showing the diff.
+    Update(update::Args),
     /// Exit 1 when an installed skill drifted from skillcase.lock or is outdated (for CI).
     Verify(verify::Args),
     /// Subscribe to remote catalogs (a JSON index or an MCP skills server), pull them, install their skills.
@@ -146,6 +149,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Adopt(args) => adopt::run(args),
         Command::Sync(args) => sync::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Update(args) => update::run(args),
         Command::Catalogs(args) => catalogs::run(args),
         Command::Inventory(args) => inventory::run(args),
         Command::Prompt(args) => prompt::run(args),

@@ -115,7 +115,8 @@ fn hunks(old: &str, new: &str) -> Vec<DiffHunk> {
 }
 
 /// A unified diff with `a/path` and `b/path` headers.
-fn unified(path: &str, old: &str, new: &str) -> String {
+/// The unified diff of one text file between two versions (`a/PATH`, `b/PATH` headers).
+pub fn unified(path: &str, old: &str, new: &str) -> String {
     TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(CONTEXT)

@@ -5,6 +5,7 @@
 //! copying, the lock and the drift rules are the library's (`skillcase_library::install`); this
 //! layer says which folders, where a library skill lives, and remembers the project folders.
 
+mod git;
 mod places;
 mod resolver;
 mod types;
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 
 use skillcase_common::ErrorBody;
 use skillcase_library::install::agents::SHARED_FOLDER;
-use skillcase_library::install::ecosystem::{local_source, EcoLock, OtherInstall, OtherState};
+use skillcase_library::install::ecosystem::{local_source, EcoLock, EcoSource, OtherInstall, OtherState};
 use skillcase_library::install::{self, Agent, SkillSource, SourceSkill, SourceState};
 
 pub use places::{folder_groups, home_dir, FolderGroup, PlaceError};
@@ -351,7 +352,7 @@ impl App {
         } else {
             None
         };
-        Ok(Resolver::new(library, data_dir))
+        Ok(Resolver::new(library, data_dir, self.git_cache()))
     }
 }
 
@@ -413,7 +414,21 @@ fn link_for(target: &InstallTarget, agents: &[Agent], name: &str) -> Result<Opti
 fn record_in_ecosystem_lock(target: &InstallTarget, skill: &SourceSkill, now: &str) -> Result<(), ErrorBody> {
     let Some((dir, kind)) = places::ecosystem_lock_dir(target, true)? else { return Ok(()) };
     let mut lock = EcoLock::read(&dir, kind)?.unwrap_or_else(|| EcoLock::empty(kind));
-    lock.record_local(&skill.name, &local_source(&skill.dir, dir.path(), kind), &skill.folder_hash(), now);
+    let from = match &skill.source {
+        SkillSource::Git { url, reference, .. } => EcoSource {
+            source: url.clone(),
+            source_type: "git",
+            source_url: Some(url.clone()),
+            reference: reference.clone(),
+        },
+        _ => EcoSource {
+            source: local_source(&skill.dir, dir.path(), kind),
+            source_type: "local",
+            source_url: None,
+            reference: None,
+        },
+    };
+    lock.record(&skill.name, &from, &skill.folder_hash(), now);
     Ok(lock.write(&dir)?)
 }
 

@@ -1,11 +1,13 @@
-//! Finding the current content of an installed skill's source: a folder is read again; a library
-//! skill is looked up in this application's library, and only when the lock names this data
+//! Finding the current content of an installed skill's source: a folder is read again; a git
+//! source is read at its pinned commit from the mirror (so it is `same` until `update` moves the
+//! pin); a library skill is looked up in this application's library, and only when the lock names this data
 //! directory (a copy from another data directory's library cannot be checked from here and
 //! counts as `source_missing`).
 
 use std::path::Path;
 use std::sync::Arc;
 
+use skillcase_library::install::git::GitCache;
 use skillcase_library::install::{lock, SkillSource, SourceSkill};
 use skillcase_library::Library;
 
@@ -16,11 +18,13 @@ use super::types::InstallTarget;
 pub(super) struct Resolver {
     library: Option<Arc<Library>>,
     data_dir: String,
+    /// The mirrors a git source's pinned commit is read from.
+    git: GitCache,
 }
 
 impl Resolver {
-    pub(super) fn new(library: Option<Arc<Library>>, data_dir: String) -> Self {
-        Resolver { library, data_dir }
+    pub(super) fn new(library: Option<Arc<Library>>, data_dir: String, git: GitCache) -> Self {
+        Resolver { library, data_dir, git }
     }
 
     /// The source's current content, `None` when it is gone, unreadable or no longer valid.
@@ -34,6 +38,9 @@ impl Resolver {
                 SourceSkill::read(&dir, source.clone(), version).ok()
             }
             SkillSource::Library { .. } => None,
+            SkillSource::Git { url, reference, commit, path } => {
+                super::git::read_at(&self.git, url, reference, commit, path).ok()
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use skillcase_common::ErrorBody;
 use skillcase_library::install::ecosystem::OtherInstall;
+use skillcase_library::install::git::PinChange;
 use skillcase_library::install::{Agent, FileDrift, SkillSource, SourceState, SyncOutcome};
 use ts_rs::TS;
 
@@ -245,4 +246,37 @@ pub struct RefusedAdoption {
     pub dir: String,
     pub name: String,
     pub error: ErrorBody,
+}
+
+/// A git-sourced skill whose branch moved past its pin: what `skillcase update` shows before it
+/// moves anything, and what it did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PinUpdate {
+    pub target: InstallTarget,
+    /// The agent folder (absolute).
+    pub dir: String,
+    pub name: String,
+    pub url: String,
+    /// The branch or tag followed (`null`: the default branch).
+    pub reference: Option<String>,
+    /// The pinned commit.
+    pub from: String,
+    /// The commit the branch is at now.
+    pub to: String,
+    /// Every file that would change, with its diff.
+    pub changes: Vec<PinChange>,
+    /// `null` until applied.
+    pub outcome: Option<PinOutcome>,
+}
+
+/// What applying a pin update did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum PinOutcome {
+    /// Copied again from the new commit; the lock is pinned to it.
+    Moved,
+    /// The installed copy has changes of its own: nothing written (adopt or undo them first).
+    HeldBack,
 }

@@ -15,6 +15,7 @@ mod cli_disclosure;
 mod cli_endpoint;
 mod cli_export;
 mod cli_gc_blobs;
+mod cli_git_sources;
 mod cli_guard;
 mod cli_hostile;
 mod cli_import;

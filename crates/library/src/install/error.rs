@@ -35,6 +35,15 @@ pub enum InstallError {
     /// folder the lock already lists.
     #[error("cannot adopt {name} in {target}: {reason}")]
     NotAdoptable { target: String, name: String, reason: String },
+    /// A `git+…` source that names no repository, or both a branch and a commit.
+    #[error("{spec} is not a git source: {reason}")]
+    GitSource { spec: String, reason: String },
+    /// git failed on a repository (unreachable, no access, no such branch or commit).
+    #[error("git failed on {url}: {reason}")]
+    Git { url: String, reason: String },
+    /// The repository holds no skill, or none of the names asked for.
+    #[error("{url} has no skill {wanted} (a folder with a SKILL.md)")]
+    GitNoSkill { url: String, wanted: String },
     /// Creating the target folder or writing the lock failed.
     #[error("writing {path} failed: {source}")]
     Io { path: String, source: std::io::Error },
@@ -61,6 +70,9 @@ impl Coded for InstallError {
             InstallError::LockEntry { .. } => "lock_invalid_entry",
             InstallError::Write(e) => e.code(),
             InstallError::NotAdoptable { .. } => "adopt_refused",
+            InstallError::GitSource { .. } => "git_source_invalid",
+            InstallError::Git { .. } => "git_failed",
+            InstallError::GitNoSkill { .. } => "git_skill_not_found",
             InstallError::Io { .. } => "install_failed",
         }
     }

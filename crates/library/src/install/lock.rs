@@ -66,6 +66,10 @@ pub enum SkillSource {
     Library { name: String, data_dir: String },
     /// A skill folder named by its absolute path.
     Folder { path: String },
+    /// A skill folder of a git repository at a pinned commit: `path` inside the repository
+    /// (`""` for its root); `reference` is the branch or tag followed, `None` for the default
+    /// branch or a commit asked for by itself. The pin moves only on `skillcase update`.
+    Git { url: String, reference: Option<String>, commit: String, path: String },
 }
 
 impl SkillSource {
@@ -142,6 +146,22 @@ pub fn check_entries(lock: &Lock) -> Result<(), (String, String)> {
             }
             SkillSource::Folder { path } if path.is_empty() || path.contains('\0') => {
                 return refuse(format!("its folder source {path:?} is not a path"));
+            }
+            SkillSource::Git { url, commit, path, reference } => {
+                let hex = commit.len() == 40
+                    && commit.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+                if url.is_empty() || url.starts_with('-') || url.contains('\0') || !hex {
+                    return refuse(format!(
+                        "its git source {url:?} at {commit:?} is not a repository and commit"
+                    ));
+                }
+                if !(path.is_empty() || is_plain_relative(path))
+                    || reference.as_deref().is_some_and(|r| r.starts_with('-'))
+                {
+                    return refuse(format!(
+                        "its git source's folder {path:?} is not a plain path inside the repository"
+                    ));
+                }
             }
             _ => {}
         }

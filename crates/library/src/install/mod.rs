@@ -20,6 +20,7 @@ pub mod copy;
 pub mod drift;
 pub mod ecosystem;
 pub mod error;
+pub mod git;
 pub mod lock;
 pub mod source;
 

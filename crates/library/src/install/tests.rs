@@ -35,7 +35,7 @@ fn source_of(dir: &Path) -> SourceSkill {
 fn from_folders(_name: &str, source: &SkillSource) -> Option<SourceSkill> {
     match source {
         SkillSource::Folder { path } => SourceSkill::read(Path::new(path), source.clone(), None).ok(),
-        SkillSource::Library { .. } => None,
+        SkillSource::Library { .. } | SkillSource::Git { .. } => None,
     }
 }
 

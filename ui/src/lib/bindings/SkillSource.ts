@@ -3,4 +3,4 @@
 /**
  * Where an installed skill came from.
  */
-export type SkillSource = { "kind": "library", name: string, data_dir: string, } | { "kind": "folder", path: string, };
+export type SkillSource = { "kind": "library", name: string, data_dir: string, } | { "kind": "folder", path: string, } | { "kind": "git", url: string, reference: string | null, commit: string, path: string, };

@@ -58,6 +58,19 @@ pub struct EcoLock {
     skills: IndexMap<String, Object>,
 }
 
+/// Where a recorded skill came from, in the ecosystem's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EcoSource {
+    /// A folder path (`local`) or the repository URL (`git`).
+    pub source: String,
+    /// `local` or `git`.
+    pub source_type: &'static str,
+    /// The URL the source was fetched from, for `git`.
+    pub source_url: Option<String>,
+    /// The branch or tag followed, for `git`.
+    pub reference: Option<String>,
+}
+
 /// What an entry says about one installed skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EcoEntry {
@@ -140,19 +153,42 @@ impl EcoLock {
     }
 
     /// Records the skill `name`, copied from the folder `source` (as the lock names it) with the
-    /// folder hash `hash`, at `now` (RFC 3339): its entry replaced (a user entry keeps its
-    /// `installedAt`), every other entry left as it was.
+    /// folder hash `hash`, at `now` (RFC 3339).
     pub fn record_local(&mut self, name: &str, source: &str, hash: &str, now: &str) {
+        let from =
+            EcoSource { source: source.to_string(), source_type: "local", source_url: None, reference: None };
+        self.record(name, &from, hash, now);
+    }
+
+    /// Records the skill `name` from `from` with the folder hash `hash`, at `now` (RFC 3339): its
+    /// entry replaced (a user entry keeps its `installedAt`), every other entry left as it was.
+    /// No `skillPath` is written: the `skills` CLI would clone and reinstall such an entry for
+    /// every agent on its next update.
+    pub fn record(&mut self, name: &str, from: &EcoSource, hash: &str, now: &str) {
         let mut entry = Object::new();
-        entry.insert("source".into(), source.into());
-        entry.insert("sourceType".into(), "local".into());
+        entry.insert("source".into(), from.source.clone().into());
+        if self.kind == LockKind::Project {
+            if let Some(url) = &from.source_url {
+                entry.insert("sourceUrl".into(), url.clone().into());
+            }
+            if let Some(reference) = &from.reference {
+                entry.insert("ref".into(), reference.clone().into());
+            }
+        }
+        entry.insert("sourceType".into(), from.source_type.into());
         match self.kind {
             LockKind::Project => {
                 entry.insert("computedHash".into(), hash.into());
             }
             LockKind::User => {
                 let installed = self.skills.get(name).and_then(|e| e.get("installedAt")).cloned();
-                entry.insert("sourceUrl".into(), source.into());
+                entry.insert(
+                    "sourceUrl".into(),
+                    from.source_url.clone().unwrap_or_else(|| from.source.clone()).into(),
+                );
+                if let Some(reference) = &from.reference {
+                    entry.insert("ref".into(), reference.clone().into());
+                }
                 entry.insert("skillFolderHash".into(), hash.into());
                 entry.insert("installedAt".into(), installed.unwrap_or_else(|| now.into()));
                 entry.insert("updatedAt".into(), now.into());

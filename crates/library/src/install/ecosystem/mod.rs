@@ -14,5 +14,5 @@ pub mod hash;
 mod lock;
 mod others;
 
-pub use lock::{local_source, EcoEntry, EcoLock, LockKind, PROJECT_LOCK, USER_LOCK};
+pub use lock::{local_source, EcoEntry, EcoLock, EcoSource, LockKind, PROJECT_LOCK, USER_LOCK};
 pub use others::{others, OtherInstall, OtherState};

@@ -157,6 +157,7 @@ impl Client {
                 let skills = self.mcp_list().await?;
                 wire::check(self.url.as_str(), skills, limits)
             }
+            CatalogKind::Git => Err(self.bad("a git catalog is read through git, not over HTTP")),
         }
     }
 
@@ -177,6 +178,7 @@ impl Client {
                 let bytes = self.mcp_read(into.wanted()).await?;
                 into.write(&bytes)
             }
+            CatalogKind::Git => Err(self.bad("a git catalog is read through git, not over HTTP").into()),
         }
     }
 

@@ -16,6 +16,7 @@
 //! the database holding only its name.
 
 pub mod client;
+mod git;
 mod mcp;
 
 use std::time::Duration;
@@ -121,8 +122,11 @@ impl App {
     /// (`catalog_exists` for a URL subscribed already). A token is written to a private file of
     /// its own first and only that file's name is stored. Nothing is pulled yet.
     pub async fn subscribe_catalog(&self, request: NewCatalog) -> Result<RemoteCatalog, ErrorBody> {
-        let url = wire::catalog_url(&request.url)?;
         let token = request.token.filter(|t| !t.trim().is_empty());
+        if request.url.trim().starts_with("git+") || request.kind == Some(CatalogKind::Git) {
+            return self.subscribe_git_catalog(request.url.trim().to_string(), token).await;
+        }
+        let url = wire::catalog_url(&request.url)?;
         let kind = match request.kind {
             Some(kind) => kind,
             None => Client::detect(&url, token.as_deref()).await?,
@@ -141,6 +145,32 @@ impl App {
             subscribed
         })
         .await
+    }
+
+    /// Subscribes to the git catalog `spec` (`git+URL[#branch]`): checked to be a git source
+    /// (`git_source_invalid`); a token is refused (`catalog_url_invalid`), since git reads with
+    /// the person's own credentials.
+    async fn subscribe_git_catalog(
+        &self,
+        spec: String,
+        token: Option<String>,
+    ) -> Result<RemoteCatalog, ErrorBody> {
+        match skillcase_library::install::git::parse_spec(&spec) {
+            Some(Ok(_)) => {}
+            Some(Err(error)) => return Err(error.into()),
+            None => {
+                return Err(RemoteError::BadUrl {
+                    url: spec,
+                    reason: "a git catalog starts with git+".into(),
+                }
+                .into())
+            }
+        }
+        if token.is_some() {
+            let reason = "a git catalog is read with your own git credentials; give no token".to_string();
+            return Err(RemoteError::BadUrl { url: spec, reason }.into());
+        }
+        self.on_library(move |lib| lib.subscribe(&spec, CatalogKind::Git, None)).await
     }
 
     /// Removes a subscription, its token's file and what its pulls found; local copies installed
@@ -195,6 +225,9 @@ impl App {
         kind: CatalogKind,
         token_ref: Option<String>,
     ) -> Result<(Vec<Upstream>, Downloads), ErrorBody> {
+        if kind == CatalogKind::Git {
+            return self.fetch_git_catalog(url).await;
+        }
         let library = self.library()?;
         let limits = library.policy().limits.clone();
         let token = match token_ref {

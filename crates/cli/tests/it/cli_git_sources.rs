@@ -290,3 +290,37 @@ fn a_skill_the_repository_lacks_or_a_repository_that_is_not_there_is_refused_by_
     );
     assert!(!work.project().join(".claude").exists(), "nothing written");
 }
+
+#[test]
+fn a_git_repository_is_a_catalog_pulled_through_git_and_its_new_commits_are_updates() {
+    let repo = Repo::new();
+    let work = Work::new();
+    let catalogs = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("skillcase")
+            .unwrap()
+            .env("HOME", work.dir.path().join("home"))
+            .env("SKILLCASE_DATA_DIR", work.dir.path().join("data"))
+            .env("SKILLCASE_SKILLS_DIR", work.dir.path().join("skills"))
+            .arg("catalogs")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let spec = format!("git+{}", repo.url());
+    let added = catalogs(&["add", &spec]);
+    assert_eq!(added.status.code(), Some(0), "{}", stdout(&added));
+    assert!(stdout(&added).contains(&format!("{spec} (git)")), "{}", stdout(&added));
+    let pulled = catalogs(&["pull"]);
+    assert!(stdout(&pulled).contains("2 new, 0 updated"), "{}", stdout(&pulled));
+    let installed = catalogs(&["install", "1", "frete"]);
+    assert_eq!(installed.status.code(), Some(0), "{}", stdout(&installed));
+    assert_eq!(
+        fs::read_to_string(work.dir.path().join("skills/frete/SKILL.md")).unwrap(),
+        skill_md("frete", "Frete v1")
+    );
+
+    repo.commit("skills/frete/SKILL.md", &skill_md("frete", "Frete v2"), "main");
+    let again = catalogs(&["pull"]);
+    assert!(stdout(&again).contains("0 new, 1 updated, 1 unchanged"), "{}", stdout(&again));
+    assert!(stdout(&again).contains(&format!("updated  frete {}", &repo.head()[..12])), "{}", stdout(&again));
+}

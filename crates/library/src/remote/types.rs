@@ -15,6 +15,9 @@ pub enum CatalogKind {
     Index,
     /// An MCP server serving the Skills extension (`io.modelcontextprotocol/skills`).
     Mcp,
+    /// A git repository (`git+URL[#branch]`): every skill folder at the branch's newest commit,
+    /// read through the system `git` with the person's own credentials.
+    Git,
 }
 
 impl CatalogKind {
@@ -23,6 +26,7 @@ impl CatalogKind {
         match self {
             CatalogKind::Index => "index",
             CatalogKind::Mcp => "mcp",
+            CatalogKind::Git => "git",
         }
     }
 
@@ -31,6 +35,7 @@ impl CatalogKind {
         match text {
             "index" => Some(CatalogKind::Index),
             "mcp" => Some(CatalogKind::Mcp),
+            "git" => Some(CatalogKind::Git),
             _ => None,
         }
     }

@@ -53,6 +53,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0020_catalog_token_files.sql"),
     include_str!("migrations/0021_drop_catalog_token.sql"),
     include_str!("migrations/0022_activation_messages.sql"),
+    include_str!("migrations/0023_git_catalogs.sql"),
 ];
 /// The migration (its index in [`MIGRATIONS`]) whose hook moves the catalog tokens into files.
 const CATALOG_TOKEN_FILES: usize = 19;
@@ -187,6 +188,33 @@ fn migrations(data_dir: &Path) -> Migrations<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rebuilding_the_catalogs_table_keeps_every_pulled_skill_and_fork_and_accepts_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("old.sqlite3")).unwrap();
+        migrations(dir.path()).to_version(&mut conn, 22).unwrap();
+        conn.execute_batch(
+            "INSERT INTO remote_catalogs (url, kind, added_at) VALUES ('https://x.test/index.json', 'index', 't');
+             INSERT INTO remote_skills (catalog_id, name, description, manifest, digest, pulled_at)
+                 VALUES (1, 'frete', 'd', '[]', 'h', 't');
+             INSERT INTO remote_forks (name, catalog_id, catalog_url, upstream_name, upstream_digest, installed_at)
+                 VALUES ('frete', 1, 'https://x.test/index.json', 'frete', 'h', 't');",
+        )
+        .unwrap();
+        conn.pragma_update(None, "foreign_keys", "ON").unwrap();
+        migrate(&mut conn, dir.path()).unwrap();
+        let kept: (i64, i64) = conn
+            .query_row("SELECT (SELECT count(*) FROM remote_skills WHERE catalog_id = 1), (SELECT catalog_id FROM remote_forks)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(kept, (1, 1));
+        conn.execute("INSERT INTO remote_catalogs (url, kind, added_at) VALUES ('git+https://x.test/r.git', 'git', 't')", []).unwrap();
+        conn.execute("DELETE FROM remote_catalogs WHERE id = 1", []).unwrap();
+        let cascaded: i64 = conn.query_row("SELECT count(*) FROM remote_skills", [], |r| r.get(0)).unwrap();
+        assert_eq!(cascaded, 0, "the rebuilt table's foreign keys still cascade");
+    }
 
     #[test]
     fn migrations_are_valid() {

@@ -3,4 +3,4 @@
 /**
  * How a catalog is read.
  */
-export type CatalogKind = "index" | "mcp";
+export type CatalogKind = "index" | "mcp" | "git";

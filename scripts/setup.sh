@@ -6,7 +6,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TAURI_DRIVER_VERSION="2.1.0"
 DEBIAN_PACKAGES=(
   libwebkit2gtk-4.1-dev build-essential curl libssl-dev librsvg2-dev libayatana-appindicator3-dev
-  libxdo-dev webkit2gtk-driver xvfb locales postgresql libxml2-utils
+  libxdo-dev webkit2gtk-driver xvfb locales postgresql libxml2-utils git
 )
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }

@@ -193,6 +193,17 @@ fn print_report(out: &mut impl Write, report: &InstallReport) -> std::io::Result
     Ok(())
 }
 
+/// Prints a refusal the way `--format` asks (`{"error": …}` for JSON) and answers exit code 1.
+pub fn refuse(out: &mut impl Write, json: bool, error: &ErrorBody) -> anyhow::Result<ExitCode> {
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "error": error }))?;
+        writeln!(out)?;
+    } else {
+        print_error(out, error)?;
+    }
+    Ok(ExitCode::from(1))
+}
+
 /// A refusal as the other subcommands print one: each finding behind it, then `error code: message`.
 pub fn print_error(out: &mut impl Write, error: &ErrorBody) -> std::io::Result<()> {
     let listed = error.details.as_ref().and_then(|d| d.get("findings")).cloned();

@@ -9,10 +9,9 @@ use std::process::ExitCode;
 
 use skillcase_application::install::{PinOutcome, PinUpdate};
 use skillcase_application::App;
-use skillcase_common::ErrorBody;
 
 use crate::format::Format;
-use crate::install::{print_error, Installed};
+use crate::install::{refuse, Installed};
 
 /// Arguments of `skillcase update`.
 #[derive(Debug, clap::Args)]
@@ -54,16 +53,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "nothing moved; run again with --yes to move {} pin(s)", report.len())?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn refuse(out: &mut impl Write, json: bool, error: &ErrorBody) -> anyhow::Result<ExitCode> {
-    if json {
-        serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "error": error }))?;
-        writeln!(out)?;
-    } else {
-        print_error(out, error)?;
-    }
-    Ok(ExitCode::from(1))
 }
 
 fn short(commit: &str) -> &str {

@@ -12,7 +12,7 @@ use skillcase_library::install::ecosystem::OtherState;
 use skillcase_library::install::SourceState;
 
 use crate::format::Format;
-use crate::install::{print_error, Installed};
+use crate::install::{refuse, Installed};
 use crate::sync::kind;
 
 /// Arguments of `skillcase verify`.
@@ -32,15 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut stdout = crate::terminal::output(args.installed.format == Format::Text);
     let report = match result {
         Ok(report) => report,
-        Err(error) if args.installed.format == Format::Json => {
-            serde_json::to_writer_pretty(&mut stdout, &serde_json::json!({ "error": error }))?;
-            writeln!(stdout)?;
-            return Ok(ExitCode::from(1));
-        }
-        Err(error) => {
-            print_error(&mut stdout, &error)?;
-            return Ok(ExitCode::from(1));
-        }
+        Err(error) => return refuse(&mut stdout, args.installed.format == Format::Json, &error),
     };
     let code = if report.clean { ExitCode::SUCCESS } else { ExitCode::from(1) };
     if args.installed.format == Format::Json {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use skillcase_common::ErrorBody;
-use skillcase_library::install::git::{parse_spec, skill_folders, GitCache};
+use skillcase_library::install::git::{skill_folders, GitCache};
 use skillcase_library::install::InstallError;
 use skillcase_library::remote::{Downloads, Upstream, UpstreamFile};
 use skillcase_skill::load::package_from_dir;
@@ -44,14 +44,8 @@ impl App {
 /// Every skill folder of the repository at the commit `spec` names now whose `SKILL.md` gives a
 /// name and a description, labelled with the commit (its first 12 digits) as the upstream version.
 fn list(cache: &GitCache, spec: &str) -> Result<(Vec<Upstream>, Files), InstallError> {
-    let spec = parse_spec(spec).unwrap_or_else(|| {
-        Err(InstallError::GitSource { spec: spec.to_string(), reason: "it does not start with git+".into() })
-    })?;
-    cache.fetch(&spec.url)?;
-    let commit = cache.resolve(&spec.url, spec.commit.as_deref().or(spec.reference.as_deref()))?;
-    let checkout = tempfile::tempdir().map_err(InstallError::io(&std::env::temp_dir()))?;
-    let root = checkout.path().join("repo");
-    cache.checkout(&spec.url, &commit, &root)?;
+    let checkout = cache.checkout_spec(spec)?;
+    let (root, commit) = (checkout.root(), &checkout.commit);
     let mut upstream = Vec::new();
     let mut files = Files::new();
     for folder in skill_folders(&root) {

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use skillcase_common::ErrorBody;
-use skillcase_library::install::git::{package_diff, parse_spec, skill_folders, GitCache};
+use skillcase_library::install::git::{package_diff, skill_folders, GitCache};
 use skillcase_library::install::{self, InstallError, SkillSource, SourceSkill};
 
 use super::types::{InstallReport, InstallTarget, PinOutcome, PinUpdate};
@@ -121,14 +121,8 @@ impl App {
 /// The skills of the git source `spec` at the commit it names now, checked like any skill to
 /// install: those `names` names (each must be there), else every valid one (at least one).
 fn git_skills(cache: &GitCache, spec: &str, names: &[String]) -> Result<Vec<SourceSkill>, InstallError> {
-    let spec = parse_spec(spec).unwrap_or_else(|| {
-        Err(InstallError::GitSource { spec: spec.to_string(), reason: "it does not start with git+".into() })
-    })?;
-    cache.fetch(&spec.url)?;
-    let commit = cache.resolve(&spec.url, spec.commit.as_deref().or(spec.reference.as_deref()))?;
-    let checkout = tempfile::tempdir().map_err(InstallError::io(&std::env::temp_dir()))?;
-    let root = checkout.path().join("repo");
-    cache.checkout(&spec.url, &commit, &root)?;
+    let checkout = cache.checkout_spec(spec)?;
+    let (spec, commit, root) = (&checkout.spec, &checkout.commit, checkout.root());
     let mut found = Vec::new();
     for path in skill_folders(&root) {
         let source = SkillSource::Git {
@@ -154,7 +148,7 @@ fn git_skills(cache: &GitCache, spec: &str, names: &[String]) -> Result<Vec<Sour
         } else {
             missing.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", ")
         };
-        return Err(InstallError::GitNoSkill { url: spec.url, wanted });
+        return Err(InstallError::GitNoSkill { url: spec.url.clone(), wanted });
     }
     Ok(found)
 }

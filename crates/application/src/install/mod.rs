@@ -35,11 +35,7 @@ impl App {
         targets: Vec<InstallTarget>,
         force: bool,
     ) -> Result<InstallReport, ErrorBody> {
-        if targets.is_empty() {
-            return Err(PlaceError::NoTarget.into());
-        }
-        let skill = self.install_source(name_or_path).await?;
-        self.install_into(skill, targets, force, false).await
+        self.install_named(name_or_path, targets, force, false).await
     }
 
     /// [`App::install_skill`] with one canonical copy per level (`--link`): the skill is copied
@@ -52,11 +48,22 @@ impl App {
         targets: Vec<InstallTarget>,
         force: bool,
     ) -> Result<InstallReport, ErrorBody> {
+        self.install_named(name_or_path, targets, force, true).await
+    }
+
+    /// A folder or library skill by name, copied (or linked) into every target.
+    async fn install_named(
+        &self,
+        name_or_path: String,
+        targets: Vec<InstallTarget>,
+        force: bool,
+        link: bool,
+    ) -> Result<InstallReport, ErrorBody> {
         if targets.is_empty() {
             return Err(PlaceError::NoTarget.into());
         }
         let skill = self.install_source(name_or_path).await?;
-        self.install_into(skill, targets, force, true).await
+        self.install_into(skill, targets, force, link).await
     }
 
     /// Copies the library skill `name` into every target, as [`App::install_skill`] does, but

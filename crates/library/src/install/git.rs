@@ -126,6 +126,41 @@ impl GitCache {
     }
 }
 
+/// A git source's files at the commit it names now, in a temporary folder removed when this is
+/// dropped.
+#[derive(Debug)]
+pub struct Checkout {
+    pub spec: GitSpec,
+    /// The commit the source resolved to (40 hex digits).
+    pub commit: String,
+    dir: tempfile::TempDir,
+}
+
+impl Checkout {
+    /// The repository's files.
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+}
+
+impl GitCache {
+    /// Reads the git source `text` (`git_source_invalid` when it is not one), fetches its mirror,
+    /// resolves the branch, commit or default branch it names and checks that commit out.
+    pub fn checkout_spec(&self, text: &str) -> Result<Checkout, InstallError> {
+        let not_git = || InstallError::GitSource {
+            spec: text.to_string(),
+            reason: "it does not start with git+".into(),
+        };
+        let spec = parse_spec(text).ok_or_else(not_git)??;
+        self.fetch(&spec.url)?;
+        let commit = self.resolve(&spec.url, spec.commit.as_deref().or(spec.reference.as_deref()))?;
+        let dir = tempfile::tempdir().map_err(InstallError::io(&std::env::temp_dir()))?;
+        let checkout = Checkout { spec, commit, dir };
+        self.checkout(&checkout.spec.url, &checkout.commit, &checkout.root())?;
+        Ok(checkout)
+    }
+}
+
 /// The skill folders of a checkout: every folder holding a `SKILL.md`, by path relative to it
 /// (`""` for the root), `.git` left out, at most four folders deep; sorted.
 pub fn skill_folders(checkout: &Path) -> Vec<String> {

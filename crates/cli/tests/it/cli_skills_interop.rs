@@ -22,7 +22,7 @@ struct Work {
 impl Work {
     fn new() -> Work {
         let work = Work { dir: TempDir::new().unwrap() };
-        for folder in ["home", "project"] {
+        for folder in ["home", "project", "skills"] {
             fs::create_dir_all(work.dir.path().join(folder)).unwrap();
         }
         write(&work.path("src/frete"), "SKILL.md", FRETE_MD);
@@ -40,6 +40,7 @@ impl Work {
         command
             .env("SKILLCASE_DATA_DIR", self.path("data"))
             .env("HOME", self.path("home"))
+            .env("SKILLCASE_SKILLS_DIR", self.path("skills"))
             .env_remove("XDG_STATE_HOME")
             .args(args)
             .output()
@@ -146,4 +147,35 @@ fn a_user_skill_skillcase_installed_is_in_the_skills_clis_user_lock_and_listing(
     assert_eq!(work.json("home/.agents/.skill-lock.json")["skills"]["frete"], lock["skills"]["frete"]);
     let verify = work.skillcase(&["verify", "--user"]);
     assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
+}
+
+#[test]
+fn the_inventory_lists_what_the_skills_cli_installed_in_a_project_installed_to_before() {
+    let work = Work::new();
+    let project = work.path("project");
+    let src = work.path("src/frete");
+    let installed = work.skillcase(&[
+        "install",
+        src.to_str().unwrap(),
+        "--target",
+        "claude-code",
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    let demo = work.path("src/demo-skill");
+    work.skills(&["add", demo.to_str().unwrap(), "-y", "--agent", "codex"]);
+
+    let csv = work.skillcase(&["inventory", "--format", "csv"]);
+    assert!(csv.status.success(), "{}", text(&csv));
+    let row = text(&csv).lines().find(|l| l.starts_with("demo-skill,")).map(str::to_string);
+    let expected = format!(
+        "demo-skill,other_tool,,,{},,,false,false,universal:{}:in_sync",
+        demo.display(),
+        project.join(".agents/skills").display()
+    );
+    assert_eq!(row.as_deref(), Some(expected.as_str()), "{}", text(&csv));
+    let json: Value =
+        serde_json::from_str(&text(&work.skillcase(&["inventory", "--format", "json"]))).unwrap();
+    assert_eq!(json["others"][0]["skill"]["name"], "demo-skill");
 }

@@ -72,7 +72,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 mkdir -p "$work/home" "$work/data"
 # A home and working folder of its own, outside any checkout, as a user's first start would be.
 (cd "$work/home" && exec setsid env HOME="$work/home" DISPLAY="$display" SKILLCASE_DATA_DIR="$work/data" \
-  SKILLCASE_API_PORT="$port" LIBGL_ALWAYS_SOFTWARE=1 NO_AT_BRIDGE=1 "$BINARY" >"$work/app.log" 2>&1) &
+  SKILLCASE_API_PORT="$port" LIBGL_ALWAYS_SOFTWARE=1 WEBKIT_SKIA_ENABLE_CPU_RENDERING=1 NO_AT_BRIDGE=1 "$BINARY" >"$work/app.log" 2>&1) &
 app_pid=$!
 
 fail() { die "$1"$'\n'"--- the app's output ---"$'\n'"$(cat "$work/app.log")"; }

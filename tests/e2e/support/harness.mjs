@@ -106,6 +106,7 @@ export async function launchApp({ env = {} } = {}) {
   const children = [];
   const dataDir = mkdtempSync(join(tmpdir(), "skillcase-e2e-"));
   const stop = async (browser) => {
+    if (browser && !(await sessionAlive(browser))) reportLostSession(children);
     if (browser) await withTimeout(browser.deleteSession(), 10_000, "closing the session").catch(() => {});
     // The next suite starts only once these processes are really gone.
     await Promise.all(children.reverse().map(killAndWait));
@@ -119,6 +120,13 @@ export async function launchApp({ env = {} } = {}) {
       SKILLCASE_DATA_DIR: dataDir,
       SKILLCASE_API_PORT: "0",
       LIBGL_ALWAYS_SOFTWARE: "1",
+      // Xvfb has no GPU, so every GL call runs in Mesa's software rasterizer. With WebKit's
+      // default GPU painting, a painting thread and the compositor thread share GL contexts
+      // there, and the compositor once died in swrast_dri.so with a general protection fault
+      // (kernel log), taking the page with it ("session deleted because of page crash"). Tiles
+      // painted on the CPU leave the compositor the only GL user in the web process. (Turning
+      // compositing off instead makes WebKitWebDriver's first screenshot wait forever.)
+      WEBKIT_SKIA_ENABLE_CPU_RENDERING: "1",
       NO_AT_BRIDGE: "1",
       ...env,
     };
@@ -128,6 +136,22 @@ export async function launchApp({ env = {} } = {}) {
     await stop(null);
     throw err;
   }
+}
+
+/** Whether the WebDriver session still answers (it is lost when the page's web process died). */
+async function sessionAlive(browser) {
+  try {
+    await withTimeout(browser.getTitle(), 10_000, "the session to answer");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Prints the end of what tauri-driver, WebKitWebDriver and the app wrote, so a lost window says why. */
+function reportLostSession(children) {
+  const lines = children.map((child) => child.output?.() ?? "").join("").trim().split("\n");
+  console.error(`the app window's WebDriver session was lost; the last lines the driver and the app wrote:\n${lines.slice(-40).join("\n")}`);
 }
 
 /** Kills one child's process group and waits until it has exited. */

@@ -28,6 +28,18 @@ describe("the reply lease in the reply box", () => {
     stop();
   });
 
+  it("keeps no timer while no lease runs, and one that ends with the lease while one does", async () => {
+    const lease = new ReplyLease(null);
+    const stop = lease.start();
+    expect(vi.getTimerCount()).toBe(0);
+    lease.lease = bruno(NOW + 15_000);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(15_001);
+    expect(lease.other).toBeNull();
+    expect(vi.getTimerCount()).toBe(0);
+    stop();
+  });
+
   it("never shows the person's own lease as someone else's", async () => {
     const lease = new ReplyLease({ person: "Ana Souza", until: new Date(NOW + 10_000).toISOString() });
     const stop = lease.start();

@@ -94,13 +94,14 @@ async function waitForPort(port, child, what) {
 }
 
 /**
- * Launches the app and opens a WebDriver session on its window.
+ * Launches the app (or another Tauri `binary`, such as the benchmark's blank window) and opens a
+ * WebDriver session on its window.
  * `env` is added to the app's environment (for example GTK_THEME for the dark theme).
  * Returns { browser, dataDir, stop }. Always call stop(), in a finally or an `after` hook.
  */
-export async function launchApp({ env = {} } = {}) {
-  if (!existsSync(APP_BINARY)) {
-    throw new Error(`app binary not found at ${APP_BINARY}: build it first (cargo build -p skillcase-app)`);
+export async function launchApp({ env = {}, binary = APP_BINARY } = {}) {
+  if (!existsSync(binary)) {
+    throw new Error(`app binary not found at ${binary}: build it first (cargo build -p skillcase-app)`);
   }
   mkdirSync(SCREENSHOTS, { recursive: true });
   const children = [];
@@ -130,7 +131,7 @@ export async function launchApp({ env = {} } = {}) {
       NO_AT_BRIDGE: "1",
       ...env,
     };
-    const browser = await openSession(children, childEnv);
+    const browser = await openSession(children, childEnv, binary);
     return { browser, dataDir, stop: () => stop(browser) };
   } catch (err) {
     await stop(null);
@@ -173,7 +174,7 @@ async function killAndWait(child) {
  * before the app is even spawned); that attempt's driver is killed and a new one tried, at most
  * three times, and the last failure is reported with the driver's output.
  */
-async function openSession(children, childEnv) {
+async function openSession(children, childEnv, binary) {
   let lastError;
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     const driverPort = await freePort();
@@ -194,7 +195,7 @@ async function openSession(children, childEnv) {
           connectionRetryCount: 0,
           connectionRetryTimeout: STEP_TIMEOUT_MS,
           capabilities: {
-            "tauri:options": { application: APP_BINARY },
+            "tauri:options": { application: binary },
             "wdio:enforceWebDriverClassic": true,
           },
         }),

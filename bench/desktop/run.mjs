@@ -1,0 +1,268 @@
+// The desktop benchmark: the release Skillcase window on 10,000 skills and 100,000 cases, side by
+// side with a blank Tauri 2 window built from the same workspace (the floor), both driven through
+// the end-to-end harness (Xvfb, tauri-driver, WebKitWebDriver) with the same environment.
+// Run it with bench/desktop.sh; settings come from the environment:
+//   STARTS (5) launches of each window, alternating; PRESSES (100) keys per latency measure;
+//   WORK_ROUNDS (60) cases answered in the simulated work; IDLE_SECS (600) idle sampling per window.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchApp, ROOT } from "../../tests/e2e/support/harness.mjs";
+import { writeCases, writeSkills } from "./data.mjs";
+import { installProbe, pressLatency, searchLatency, summary } from "./latency.mjs";
+import { findProcess, processTree, sampleIdle, secondsSinceStart, treeMemory } from "./procfs.mjs";
+
+const APP = join(ROOT, "target/release/skillcase-app");
+const BLANK = join(ROOT, "target/release/skillcase-blank-window");
+const CLI = join(ROOT, "target/release/skillcase");
+process.env.SKILLCASE_CLI_BINARY = CLI;
+const { setEndpoint, startFakeEndpoint } = await import("../../tests/e2e/support/agent.mjs");
+
+const setting = (name, fallback) => Number(process.env[name] ?? fallback);
+const STARTS = setting("STARTS", 5);
+const PRESSES = setting("PRESSES", 100);
+const WORK_ROUNDS = setting("WORK_ROUNDS", 60);
+const IDLE_SECS = setting("IDLE_SECS", 600);
+const SKILLS = setting("SKILLS", 10_000);
+const CASES = setting("CASES", 100_000);
+const KEY = { Enter: "\uE007", Escape: "\uE00C", Backspace: "\uE003", Ctrl: "\uE009", Down: "\uE015", Up: "\uE013" };
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const log = (...parts) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...parts);
+
+/** Waits for the performance mark `name` and returns it in seconds since the process started. */
+async function markSinceStart(browser, pid, name) {
+  await browser.waitUntil(() => browser.execute((n) => performance.getEntriesByName(n).length > 0, name), {
+    timeout: 120_000,
+    interval: 50,
+    timeoutMsg: `the window never set the mark ${name}`,
+  });
+  const before = secondsSinceStart(pid);
+  const [now, mark] = await browser.execute((n) => [performance.now(), performance.getEntriesByName(n)[0].startTime], name);
+  const after = secondsSinceStart(pid);
+  // The page's clock starts at navigation; pin it to the process's clock at the moment of the call.
+  return (before + after) / 2 - now / 1000 + mark / 1000;
+}
+
+/** Launches a window with the run's data and finds its process tree. */
+async function launch(binary, comm, dirs) {
+  const app = await launchApp({
+    binary,
+    env: { LANG: "en_US.UTF-8", GTK_THEME: "Adwaita", SKILLCASE_DATA_DIR: dirs.data, SKILLCASE_SKILLS_DIR: dirs.skills },
+  });
+  const pid = findProcess(comm, dirs.data);
+  if (!pid) throw new Error(`no ${comm} process for ${dirs.data}`);
+  return { ...app, pid };
+}
+
+async function clickSelector(browser, selector) {
+  const element = await browser.$(selector);
+  await element.waitForClickable({ timeout: 60_000 });
+  await element.click();
+}
+
+async function toInbox(browser, pid) {
+  const clicked = secondsSinceStart(pid);
+  await clickSelector(browser, 'nav button[data-nav="cases"]');
+  const inbox = await markSinceStart(browser, pid, "inbox:first-page");
+  return { inbox, clickToInbox: inbox - clicked };
+}
+
+/** One start of each window: start-up marks, and the memory once it has settled. */
+async function startOnce(dirs, results) {
+  const blank = await launch(BLANK, "skillcase-blank-window", dirs);
+  try {
+    results.blank.firstPaint.push(await markSinceStart(blank.browser, blank.pid, "blank:first-paint"));
+    await pause(10_000);
+    results.blank.memory.push(treeMemory(processTree(blank.pid)));
+  } finally {
+    await blank.stop();
+  }
+  const app = await launch(APP, "skillcase-app", dirs);
+  try {
+    results.app.firstData.push(await markSinceStart(app.browser, app.pid, "skills:first-data"));
+    const { inbox, clickToInbox } = await toInbox(app.browser, app.pid);
+    results.app.inbox.push(inbox);
+    results.app.clickToInbox.push(clickToInbox);
+    await pause(10_000);
+    results.app.memory.push(treeMemory(processTree(app.pid)));
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Answers one case of Waiting on you with the keyboard, then searches the inbox and the skills. */
+async function workRound(browser, round) {
+  await browser.keys("j");
+  await browser.keys(KEY.Enter);
+  await browser.$('[data-testid="case-title"]').then((el) => el.waitForExist({ timeout: 30_000 }));
+  await browser.keys("1");
+  await (await browser.$("#reply-text")).addValue(`Refund approved for the duplicate charge, round ${round}.`);
+  await browser.keys([KEY.Ctrl, KEY.Enter]);
+  await browser.$('[data-testid="case-detail"][data-status="resolved"]').then((el) => el.waitForExist({ timeout: 30_000 }));
+  for (let i = 0; i < 3 && (await browser.$('[data-testid="case-detail"]').isExisting()); i++) await browser.keys(KEY.Escape);
+  await browser.keys("/");
+  await browser.keys([..."refund"]);
+  await pause(400);
+  await browser.execute(() => {
+    const box = document.querySelector("#case-search");
+    box.value = "";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.blur();
+  });
+  await pause(300);
+}
+
+/** Latency of j/k, the skills list's arrows and both search boxes in the app; the blank window's frame floor. */
+async function latencies(dirs, results) {
+  const blank = await launch(BLANK, "skillcase-blank-window", dirs);
+  try {
+    await installProbe(blank.browser);
+    results.blank.keyFrame = summary(await pressLatency(blank.browser, ["j", "k"], PRESSES));
+  } finally {
+    await blank.stop();
+  }
+  const app = await launch(APP, "skillcase-app", dirs);
+  try {
+    const { browser } = app;
+    await installProbe(browser);
+    await toInbox(browser, app.pid);
+    await browser.execute(() => document.activeElement?.blur());
+    results.app.inboxJK = summary(await pressLatency(browser, ["j", "k"], PRESSES));
+    const inboxSearch = {};
+    for (const query of ["wa-99999", "4242", "excecao", "lead 7"]) {
+      const samples = [];
+      for (let i = 0; i < 5; i++) {
+        await clickSelector(browser, "#case-search");
+        samples.push(await searchLatency(browser, '[role="listbox"][data-total]', query));
+        await browser.execute(() => {
+          const box = document.querySelector("#case-search");
+          box.value = "";
+          box.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        await pause(800);
+      }
+      inboxSearch[query] = summary(samples.filter((s) => s !== null));
+    }
+    results.app.inboxSearch = inboxSearch;
+
+    const before = treeMemory(processTree(app.pid));
+    const started = Date.now();
+    await browser.execute(() => document.activeElement?.blur());
+    for (let round = 1; round <= WORK_ROUNDS; round++) await workRound(browser, round);
+    results.app.work = { rounds: WORK_ROUNDS, minutes: (Date.now() - started) / 60_000, before, after: treeMemory(processTree(app.pid)) };
+
+    await clickSelector(browser, 'nav button[data-nav="skills"]');
+    await browser.keys("/");
+    await browser.keys(KEY.Down);
+    results.app.skillsArrows = summary(await pressLatency(browser, [KEY.Down, KEY.Up], PRESSES));
+    const skillsSearch = {};
+    for (const query of ["topic 42", "skill-09999", "plan"]) {
+      const samples = [];
+      for (let i = 0; i < 5; i++) {
+        await clickSelector(browser, '[data-testid="skill-search"]');
+        samples.push(await searchLatency(browser, '[data-testid="virtual-list"]', query));
+        await browser.execute(() => {
+          const box = document.querySelector('[data-testid="skill-search"]');
+          box.value = "";
+          box.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        await pause(800);
+      }
+      skillsSearch[query] = summary(samples.filter((s) => s !== null));
+    }
+    results.app.skillsSearch = skillsSearch;
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Idle cost of each window for IDLE_SECS: the app with the inbox open, the blank window as it is. */
+async function idle(dirs, results) {
+  const blank = await launch(BLANK, "skillcase-blank-window", dirs);
+  try {
+    await pause(10_000);
+    results.blank.idle = await sampleIdle(processTree(blank.pid), IDLE_SECS);
+  } finally {
+    await blank.stop();
+  }
+  const app = await launch(APP, "skillcase-app", dirs);
+  try {
+    await toInbox(app.browser, app.pid);
+    await app.browser.execute(() => document.activeElement?.blur());
+    await pause(10_000);
+    results.app.idle = await sampleIdle(processTree(app.pid), IDLE_SECS);
+  } finally {
+    await app.stop();
+  }
+}
+
+async function main() {
+  const root = mkdtempSync(join(tmpdir(), "skillcase-bench-desktop-"));
+  const dirs = { root, skills: join(root, "skills"), data: join(root, "data") };
+  const endpoint = await startFakeEndpoint();
+  const results = {
+    settings: { STARTS, PRESSES, WORK_ROUNDS, IDLE_SECS, SKILLS, CASES },
+    blank: { firstPaint: [], memory: [] },
+    app: { firstData: [], inbox: [], clickToInbox: [], memory: [] },
+  };
+  try {
+    log(`writing ${SKILLS} skills and ${CASES} cases`);
+    writeSkills(dirs.skills, SKILLS);
+    writeCases(CLI, dirs.data, dirs.skills, CASES);
+    setEndpoint(dirs.data, endpoint.url);
+    for (let i = 1; i <= STARTS; i++) {
+      log(`start ${i} of ${STARTS}`);
+      await startOnce(dirs, results);
+    }
+    log("latency and work");
+    await latencies(dirs, results);
+    log(`idle, ${IDLE_SECS} s each`);
+    await idle(dirs, results);
+  } finally {
+    endpoint.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  const out = join(ROOT, "target/bench-desktop.json");
+  writeFileSync(out, JSON.stringify(results, null, 2));
+  report(results);
+  log(`all figures: ${out}`);
+}
+
+function report(r) {
+  const ms = (s) => `${Math.round(s * 1000)} ms`;
+  const mib = (m) => `${Math.round(m)} MB`;
+  const memMedian = (list, key) => median(list.map((m) => m[key]));
+  const blankPaint = median(r.blank.firstPaint);
+  const appData = median(r.app.firstData);
+  console.log(`start to first paint, blank window (median of ${r.blank.firstPaint.length}): ${ms(blankPaint)}`);
+  console.log(`start to the Skills screen's data, app: ${ms(appData)} (${(appData / blankPaint).toFixed(2)}× the blank window's)`);
+  console.log(`start to the inbox's first page, app: ${ms(median(r.app.inbox))}; click on Cases to its first page ${ms(median(r.app.clickToInbox))}`);
+  const blankPss = memMedian(r.blank.memory, "pss");
+  const appPss = memMedian(r.app.memory, "pss");
+  console.log(`memory after start, PSS of the tree: blank ${mib(blankPss)}, app ${mib(appPss)} (+${mib(appPss - blankPss)}); RSS summed: blank ${mib(memMedian(r.blank.memory, "rss"))}, app ${mib(memMedian(r.app.memory, "rss"))}`);
+  for (const [who, m] of [["blank", r.blank.memory.at(-1)], ["app", r.app.memory.at(-1)]]) {
+    console.log(`  ${who}: ${Object.entries(m.parts).map(([p, v]) => `${p} PSS ${mib(v.pss)} (anon ${mib(v.pssAnon)}) RSS ${mib(v.rss)}`).join("; ")}`);
+  }
+  if (r.app.work) {
+    const w = r.app.work;
+    console.log(`after ${w.rounds} cases answered and searched (${w.minutes.toFixed(1)} min): PSS ${mib(w.before.pss)} → ${mib(w.after.pss)}`);
+  }
+  const lat = (s) => `p50 ${s.p50?.toFixed(0)} ms, p95 ${s.p95?.toFixed(0)} ms (n ${s.n})`;
+  if (r.blank.keyFrame) console.log(`keydown → frame, blank window: ${lat(r.blank.keyFrame)}`);
+  if (r.app.inboxJK) console.log(`j/k in the inbox: ${lat(r.app.inboxJK)}`);
+  if (r.app.skillsArrows) console.log(`arrows in the Skills list: ${lat(r.app.skillsArrows)}`);
+  for (const [name, set] of [["inbox search", r.app.inboxSearch], ["skills search", r.app.skillsSearch]]) {
+    for (const [q, s] of Object.entries(set ?? {})) console.log(`${name} "${q}", last keystroke → results drawn: ${lat(s)}`);
+  }
+  for (const [who, i] of [["blank", r.blank.idle], ["app", r.app.idle]]) {
+    if (!i) continue;
+    const cpu = Object.values(i).reduce((t, p) => t + p.cpuPercent, 0);
+    const wake = Object.values(i).reduce((t, p) => t + p.wakeupsPerMinute, 0);
+    console.log(`idle ${who}: CPU ${cpu.toFixed(2)} % of a core, ${Math.round(wake)} wake-ups/min`);
+    for (const [p, v] of Object.entries(i)) console.log(`  ${p}: ${v.cpuPercent.toFixed(2)} %, ${Math.round(v.wakeupsPerMinute)}/min — ${v.topThreads.join(", ")}`);
+  }
+}
+
+await main();

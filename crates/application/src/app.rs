@@ -321,14 +321,25 @@ impl App {
     }
 }
 
-/// Sweeps the MCP clients every [`HEARTBEAT`] (leases that ran out, other processes' clients).
+/// Sweeps the MCP clients (leases that ran out, other processes' clients) when a sweep is due or
+/// something wakes it, never on a clock of its own while nothing is connected; where the folder
+/// cannot be watched, at least every [`HEARTBEAT`].
 fn spawn_sweeper(clients: Arc<McpClients>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(HEARTBEAT);
+        let watcher = clients.watch_others();
         loop {
-            ticks.tick().await;
-            let clients = Arc::clone(&clients);
-            let _ = tokio::task::spawn_blocking(move || clients.sweep()).await;
+            let sweeping = Arc::clone(&clients);
+            let due = tokio::task::spawn_blocking(move || sweeping.sweep()).await.ok().flatten();
+            let due = if watcher.is_some() { due } else { Some(due.map_or(HEARTBEAT, |d| d.min(HEARTBEAT))) };
+            match due {
+                Some(after) => {
+                    tokio::select! {
+                        () = tokio::time::sleep(after) => {}
+                        () = clients.woken() => {}
+                    }
+                }
+                None => clients.woken().await,
+            }
         }
     })
 }

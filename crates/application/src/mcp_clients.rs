@@ -16,7 +16,11 @@
 //!   Codex too, and a process that crashed stops counting on its own.
 //!
 //! Every change is announced as [`DomainEvent::McpClientsChanged`]: in-process changes at once,
-//! the rest by the sweep [`App::start`](crate::App::start) runs every [`HEARTBEAT`].
+//! the rest by the sweep [`App::start`](crate::App::start) runs. The sweep is event-driven, so a
+//! desktop with no agent connected never wakes for it: it runs when another process writes or
+//! removes a client file (an inotify watch on `mcp-clients/`), when this process gains a client,
+//! and when the earliest lease or file is due to run out; only a process holding stdio clients
+//! keeps the [`HEARTBEAT`], to refresh its own files.
 //!
 //! The registry is bounded whatever clients send: a name is kept to [`MAX_NAME_CHARS`] and a
 //! version to [`MAX_VERSION_CHARS`], and at most [`MAX_LEASED`] session-less clients are kept — a
@@ -28,7 +32,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
+use notify::{RecursiveMode, Watcher};
 use serde::{Deserialize, Serialize};
+use tokio::sync::Notify;
 use ts_rs::TS;
 
 use skillcase_common::clock;
@@ -88,6 +94,9 @@ pub(crate) struct McpClients {
     events: EventBus,
     /// `<data dir>/mcp-clients`.
     dir: PathBuf,
+    /// Wakes the sweep before its deadline: a client of this process that needs sweeping, or a
+    /// change to another process's file.
+    wake: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -154,7 +163,43 @@ impl Drop for McpConnection {
 
 impl McpClients {
     pub(crate) fn new(data_dir: &Path, events: EventBus) -> Self {
-        McpClients { state: Mutex::new(Registry::default()), events, dir: data_dir.join(CLIENTS_DIR) }
+        McpClients {
+            state: Mutex::new(Registry::default()),
+            events,
+            dir: data_dir.join(CLIENTS_DIR),
+            wake: Notify::new(),
+        }
+    }
+
+    /// Resolves when something asks for a sweep before its deadline (a wake-up that came while
+    /// nobody waited is kept for the next wait).
+    pub(crate) async fn woken(&self) {
+        self.wake.notified().await;
+    }
+
+    /// Watches `mcp-clients/` so another process's client file wakes the sweep; `None` when the
+    /// folder cannot be watched (the sweep then keeps the [`HEARTBEAT`]). This process's own
+    /// files are ignored: the sweep rewrites them, and would wake itself forever.
+    pub(crate) fn watch_others(self: &Arc<Self>) -> Option<notify::RecommendedWatcher> {
+        std::fs::create_dir_all(&self.dir).ok()?;
+        let own = format!("{}-", std::process::id());
+        let staging = format!(".{own}");
+        let clients = Arc::downgrade(self);
+        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            let others = match event {
+                Ok(event) => event.paths.iter().any(|path| {
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    !name.starts_with(&own) && !name.starts_with(&staging)
+                }),
+                Err(_) => true,
+            };
+            if let (true, Some(clients)) = (others, clients.upgrade()) {
+                clients.wake.notify_one();
+            }
+        })
+        .ok()?;
+        watcher.watch(&self.dir, RecursiveMode::NonRecursive).ok()?;
+        Some(watcher)
     }
 
     fn lock(&self) -> MutexGuard<'_, Registry> {
@@ -173,6 +218,7 @@ impl McpClients {
         };
         self.write_file(&key);
         self.events.publish(DomainEvent::McpClientsChanged);
+        self.wake.notify_one();
         McpConnection { clients: Arc::clone(self), key }
     }
 
@@ -199,6 +245,7 @@ impl McpClients {
         };
         if is_new {
             self.events.publish(DomainEvent::McpClientsChanged);
+            self.wake.notify_one();
         }
         hold.then(|| McpConnection { clients: Arc::clone(self), key })
     }
@@ -246,7 +293,9 @@ impl McpClients {
 
     /// One sweep: refreshes this process's client files, drops expired leases and announces a
     /// change when the list differs from the last sweep's or from any list a reader was handed.
-    pub(crate) fn sweep(&self) {
+    /// Answers how long until the next sweep is due, or `None` when only a wake-up can make one
+    /// needed.
+    pub(crate) fn sweep(&self) -> Option<Duration> {
         let held: Vec<String> = self
             .lock()
             .entries
@@ -268,6 +317,43 @@ impl McpClients {
         if changed {
             self.events.publish(DomainEvent::McpClientsChanged);
         }
+        self.next_due()
+    }
+
+    /// How long until something listed runs out on its own: [`HEARTBEAT`] while this process
+    /// holds stdio clients (their files need refreshing), else the earliest lease without an
+    /// open stream, or the earliest other process's file to go stale.
+    fn next_due(&self) -> Option<Duration> {
+        let now = Instant::now();
+        let leases = {
+            let registry = self.lock();
+            if registry.entries.values().any(|e| e.client.transport == McpTransport::Stdio && e.holds > 0) {
+                return Some(HEARTBEAT);
+            }
+            registry
+                .entries
+                .values()
+                .filter(|entry| entry.holds == 0)
+                .filter_map(|entry| entry.leased_until)
+                .map(|until| until.saturating_duration_since(now))
+                .min()
+        };
+        let files = self.others_files().map(|(_, age)| STALE.saturating_sub(age)).min();
+        leases.into_iter().chain(files).min()
+    }
+
+    /// Other processes' client files with their age.
+    fn others_files(&self) -> impl Iterator<Item = (PathBuf, Duration)> {
+        let own = format!("{}-", std::process::id());
+        std::fs::read_dir(&self.dir).into_iter().flatten().flatten().filter_map(move |item| {
+            let name = item.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".json") || name.starts_with(&own) {
+                return None;
+            }
+            let modified = item.metadata().and_then(|m| m.modified()).ok()?;
+            let age = SystemTime::now().duration_since(modified).unwrap_or_default();
+            Some((item.path(), age))
+        })
     }
 
     fn file_of(&self, key: &str) -> PathBuf {
@@ -295,22 +381,9 @@ impl McpClients {
 
     /// The clients other live processes announced; stale files are removed.
     fn other_processes(&self) -> Vec<McpClient> {
-        let own = format!("{}-", std::process::id());
-        let Ok(dir) = std::fs::read_dir(&self.dir) else { return Vec::new() };
         let mut clients = Vec::new();
-        for item in dir.flatten() {
-            let name = item.file_name().to_string_lossy().into_owned();
-            if !name.ends_with(".json") || name.starts_with(&own) {
-                continue;
-            }
-            let path = item.path();
-            let fresh = item
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|at| SystemTime::now().duration_since(at).ok())
-                .is_some_and(|age| age < STALE);
-            if !fresh {
+        for (path, age) in self.others_files() {
+            if age >= STALE {
                 let _ = std::fs::remove_file(&path);
                 continue;
             }
@@ -455,6 +528,51 @@ mod tests {
         assert_eq!(files(), 1);
         drop(connection);
         assert_eq!(files(), 0);
+    }
+
+    #[test]
+    fn with_nothing_connected_no_sweep_is_due() {
+        let (_dir, clients, _events) = registry();
+        assert_eq!(clients.sweep(), None);
+    }
+
+    #[test]
+    fn a_session_less_client_makes_the_next_sweep_due_when_its_lease_runs_out() {
+        let (_dir, clients, _events) = registry();
+        clients.seen(client("vscode", McpTransport::StreamableHttp), false);
+        let due = clients.sweep().expect("a lease runs");
+        assert!(due <= LEASE && due > LEASE - Duration::from_secs(5), "{due:?}");
+    }
+
+    #[test]
+    fn a_held_stdio_client_keeps_the_heartbeat_that_refreshes_its_file() {
+        let (_dir, clients, _events) = registry();
+        let _held = clients.connect(client("claude-desktop", McpTransport::Stdio));
+        assert_eq!(clients.sweep(), Some(HEARTBEAT));
+    }
+
+    #[test]
+    fn another_process_s_client_makes_the_next_sweep_due_when_its_file_would_go_stale() {
+        let (dir, clients, _events) = registry();
+        let folder = dir.path().join(CLIENTS_DIR);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("999999-1.json"), b"{}").unwrap();
+        let due = clients.sweep().expect("the file goes stale");
+        assert!(due <= STALE && due > STALE - Duration::from_secs(5), "{due:?}");
+    }
+
+    #[tokio::test]
+    async fn another_process_s_new_client_file_wakes_the_sweep_and_this_process_s_own_does_not() {
+        let (dir, clients, _events) = registry();
+        let _watcher = clients.watch_others().expect("the folder can be watched");
+        let folder = dir.path().join(CLIENTS_DIR);
+        let wait = Duration::from_millis(500);
+        std::fs::write(folder.join(format!("{}-7.json", std::process::id())), b"{}").unwrap();
+        assert!(tokio::time::timeout(wait, clients.woken()).await.is_err(), "its own file wakes nothing");
+        std::fs::write(folder.join("999999-1.json"), b"{}").unwrap();
+        tokio::time::timeout(Duration::from_secs(10), clients.woken())
+            .await
+            .expect("another process's file wakes the sweep");
     }
 
     #[test]

@@ -70,8 +70,13 @@ pub struct WatchOptions {
     pub quiet: Duration,
     /// The longest a skill's change waits, even if the skill never goes quiet.
     pub max_wait: Duration,
-    /// How often the directory itself is checked (it cannot always report its own removal).
+    /// How often the directory itself is checked (it cannot always report its own removal, say
+    /// when a parent folder is renamed) right after it appeared or while it is missing.
     pub poll: Duration,
+    /// The longest wait between two checks: while the directory stays where it is, each check
+    /// doubles the wait up to this, so an idle watch costs a wake-up every half minute, not every
+    /// second (its own removal and moves still arrive as events at once).
+    pub poll_max: Duration,
     /// Deepest folder level watched, the skill folder being level 1.
     pub max_depth: usize,
     /// Most folders watched in all (each costs one inotify watch on Linux).
@@ -88,6 +93,7 @@ impl Default for WatchOptions {
             quiet: Duration::from_millis(250),
             max_wait: Duration::from_secs(3),
             poll: Duration::from_secs(1),
+            poll_max: Duration::from_secs(30),
             max_depth: 8,
             max_dirs: 20_000,
             max_batch: 1_000,

@@ -104,7 +104,8 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
     /// The thread's loop: runs until told to stop or until the watcher is dropped.
     pub(crate) fn run(mut self, rx: Receiver<Msg>, first: Vec<WatchEvent>) {
         let mut batch = first;
-        let mut next_poll = Instant::now() + self.options.poll;
+        let mut poll_every = self.options.poll;
+        let mut next_poll = Instant::now() + poll_every;
         loop {
             self.deliver(&mut batch);
             let mut wake = self.settle.next_due().map_or(next_poll, |due| due.min(next_poll));
@@ -127,8 +128,14 @@ impl<F: Fn(Vec<WatchEvent>)> Worker<F> {
             let now = Instant::now();
             if self.probe_now || now >= next_poll {
                 self.probe_now = false;
-                next_poll = now + self.options.poll;
-                batch.extend(self.check_root());
+                let news = self.check_root();
+                poll_every = if news.is_empty() && self.root_id.is_some() {
+                    (poll_every * 2).min(self.options.poll_max.max(self.options.poll))
+                } else {
+                    self.options.poll
+                };
+                next_poll = now + poll_every;
+                batch.extend(news);
             }
             if self.root_id.is_some() && !self.tree.unwatched().is_empty() && now >= self.next_rescan {
                 batch.extend(self.rescan_unwatched(now));

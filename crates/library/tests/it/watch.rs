@@ -512,3 +512,23 @@ fn a_consumer_that_panics_does_not_stop_the_watcher() {
     write_skill(dir.path(), "troca");
     assert_eq!(batches.recv_timeout(DEADLINE).unwrap(), [changed("troca")]);
 }
+
+#[test]
+fn a_parent_folder_renamed_is_still_noticed_once_the_idle_checks_have_backed_off() {
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("skills");
+    write_skill(&root, "frete");
+    let (tx, batches) = mpsc::channel();
+    let options =
+        WatchOptions { poll: Duration::from_millis(50), poll_max: Duration::from_millis(400), ..options() };
+    let _watcher = SkillsWatcher::start(&root, options, move |batch| {
+        let _ = tx.send(batch);
+    })
+    .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let moved = parent.path().with_extension("moved");
+    fs::rename(parent.path(), &moved).unwrap();
+    let gone = batches.recv_timeout(DEADLINE).expect("the check notices the folder is gone");
+    assert!(matches!(&gone[..], [WatchEvent::DirUnavailable { .. }]), "{gone:?}");
+    fs::rename(&moved, parent.path()).unwrap();
+}

@@ -18,6 +18,7 @@ pub mod export;
 pub mod info;
 pub mod install;
 pub mod mcp_clients;
+mod memory;
 mod overdue;
 pub mod paths;
 pub mod quiet;

@@ -200,6 +200,7 @@ fn open(
             if let Err(err) = scanning.scan() {
                 eprintln!("skillcase: the skills scan failed: {err}");
             }
+            crate::memory::release_freed();
             let _ = done.send(true);
         })
         .map_err(|e| ErrorBody::new("task_failed", format!("cannot start the skills scan: {e}")))?;

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-use notify::{RecursiveMode, Watcher};
+use notify::{EventKind, RecursiveMode, Watcher};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 use ts_rs::TS;
@@ -178,19 +178,23 @@ impl McpClients {
     }
 
     /// Watches `mcp-clients/` so another process's client file wakes the sweep; `None` when the
-    /// folder cannot be watched (the sweep then keeps the [`HEARTBEAT`]). This process's own
-    /// files are ignored: the sweep rewrites them, and would wake itself forever.
+    /// folder cannot be watched (the sweep then keeps the [`HEARTBEAT`]). Only a client file
+    /// written, renamed into place or removed by another process wakes it: this process's own
+    /// files are rewritten by the sweep, and the sweep reads the folder, so either would
+    /// otherwise wake it forever.
     pub(crate) fn watch_others(self: &Arc<Self>) -> Option<notify::RecommendedWatcher> {
         std::fs::create_dir_all(&self.dir).ok()?;
         let own = format!("{}-", std::process::id());
-        let staging = format!(".{own}");
         let clients = Arc::downgrade(self);
         let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             let others = match event {
-                Ok(event) => event.paths.iter().any(|path| {
-                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                    !name.starts_with(&own) && !name.starts_with(&staging)
-                }),
+                Ok(event) => {
+                    matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_))
+                        && event.paths.iter().any(|path| {
+                            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                            name.ends_with(".json") && !name.starts_with(&own)
+                        })
+                }
                 Err(_) => true,
             };
             if let (true, Some(clients)) = (others, clients.upgrade()) {
@@ -569,6 +573,11 @@ mod tests {
         let wait = Duration::from_millis(500);
         std::fs::write(folder.join(format!("{}-7.json", std::process::id())), b"{}").unwrap();
         assert!(tokio::time::timeout(wait, clients.woken()).await.is_err(), "its own file wakes nothing");
+        clients.sweep();
+        assert!(
+            tokio::time::timeout(wait, clients.woken()).await.is_err(),
+            "the sweep's own reading wakes nothing"
+        );
         std::fs::write(folder.join("999999-1.json"), b"{}").unwrap();
         tokio::time::timeout(Duration::from_secs(10), clients.woken())
             .await

@@ -114,6 +114,26 @@ async function workRound(browser, round) {
   await pause(300);
 }
 
+/** Each query typed five times into the search box `box`, timed until the list `list` is drawn; the box emptied between. */
+async function searches(browser, box, list, queries) {
+  const figures = {};
+  for (const query of queries) {
+    const samples = [];
+    for (let i = 0; i < 5; i++) {
+      await clickSelector(browser, box);
+      samples.push(await searchLatency(browser, list, query));
+      await browser.execute((sel) => {
+        const input = document.querySelector(sel);
+        input.value = "";
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }, box);
+      await pause(800);
+    }
+    figures[query] = summary(samples.filter((s) => s !== null));
+  }
+  return figures;
+}
+
 /** Latency of j/k, the skills list's arrows and both search boxes in the app; the blank window's frame floor. */
 async function latencies(dirs, results) {
   const blank = await launch(BLANK, "skillcase-blank-window", dirs);
@@ -130,22 +150,7 @@ async function latencies(dirs, results) {
     await toInbox(browser, app.pid);
     await browser.execute(() => document.activeElement?.blur());
     results.app.inboxJK = summary(await pressLatency(browser, ["j", "k"], PRESSES));
-    const inboxSearch = {};
-    for (const query of ["wa-99999", "4242", "excecao", "lead 7"]) {
-      const samples = [];
-      for (let i = 0; i < 5; i++) {
-        await clickSelector(browser, "#case-search");
-        samples.push(await searchLatency(browser, '[role="listbox"][data-total]', query));
-        await browser.execute(() => {
-          const box = document.querySelector("#case-search");
-          box.value = "";
-          box.dispatchEvent(new Event("input", { bubbles: true }));
-        });
-        await pause(800);
-      }
-      inboxSearch[query] = summary(samples.filter((s) => s !== null));
-    }
-    results.app.inboxSearch = inboxSearch;
+    results.app.inboxSearch = await searches(browser, "#case-search", '[role="listbox"][data-total]', ["wa-99999", "4242", "excecao", "lead 7"]);
 
     const before = treeMemory(processTree(app.pid));
     const started = Date.now();
@@ -157,22 +162,7 @@ async function latencies(dirs, results) {
     await browser.keys("/");
     await browser.keys(KEY.Down);
     results.app.skillsArrows = summary(await pressLatency(browser, [KEY.Down, KEY.Up], PRESSES));
-    const skillsSearch = {};
-    for (const query of ["topic 42", "skill-09999", "plan"]) {
-      const samples = [];
-      for (let i = 0; i < 5; i++) {
-        await clickSelector(browser, '[data-testid="skill-search"]');
-        samples.push(await searchLatency(browser, '[data-testid="virtual-list"]', query));
-        await browser.execute(() => {
-          const box = document.querySelector('[data-testid="skill-search"]');
-          box.value = "";
-          box.dispatchEvent(new Event("input", { bubbles: true }));
-        });
-        await pause(800);
-      }
-      skillsSearch[query] = summary(samples.filter((s) => s !== null));
-    }
-    results.app.skillsSearch = skillsSearch;
+    results.app.skillsSearch = await searches(browser, '[data-testid="skill-search"]', '[data-testid="virtual-list"]', ["topic 42", "skill-09999", "plan"]);
   } finally {
     await app.stop();
   }

@@ -21,7 +21,9 @@ use skillcase_library::watch::WatchOptions;
 use skillcase_store::settings::{SettingsRepository, SqliteSettings};
 use skillcase_store::{db, Database};
 use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 
+use crate::case_changes::CaseChanges;
 use crate::mcp_clients::{McpClients, HEARTBEAT};
 use crate::running::RunningLibrary;
 use crate::settings;
@@ -114,8 +116,8 @@ pub(crate) struct Inner {
     sweeper: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     worker: std::sync::Mutex<Option<(DeliveryWorker, oneshot::Sender<()>)>>,
     waker: DeliveryWaker,
-    overdue: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
-    quiet: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The overdue watch and the quiet-customer job, with what wakes them (background only).
+    jobs: std::sync::Mutex<Option<Jobs>>,
     /// The team database, when the cases live on one.
     pub team: Option<crate::team::TeamConnection>,
     /// Why the saved team database is not in use (it could not be opened at start).
@@ -198,8 +200,7 @@ impl App {
                 sweeper: std::sync::Mutex::new(sweeper),
                 worker: std::sync::Mutex::new(worker),
                 waker,
-                overdue: std::sync::Mutex::new(None),
-                quiet: std::sync::Mutex::new(None),
+                jobs: std::sync::Mutex::new(None),
                 team,
                 team_unavailable: options.team_unavailable,
             }),
@@ -210,10 +211,12 @@ impl App {
             }
         }
         if options.background && delivers {
-            let watch = crate::overdue::watch(app.clone(), options.overdue_poll);
-            *app.inner.overdue.lock().unwrap_or_else(|p| p.into_inner()) = Some(watch);
-            let quiet = crate::quiet::watch(app.clone(), options.quiet_poll);
-            *app.inner.quiet.lock().unwrap_or_else(|p| p.into_inner()) = Some(quiet);
+            let changes = CaseChanges::start(&app.inner.events, app.inner.db.path());
+            let watch = crate::overdue::watch(app.clone(), changes.subscribe(), options.overdue_poll);
+            let quiet = crate::quiet::watch(app.clone(), changes.subscribe(), options.quiet_poll);
+            let wake = wake_on_change(app.inner.waker.clone(), changes.subscribe());
+            *app.inner.jobs.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(Jobs { _changes: changes, tasks: vec![watch, quiet, wake] });
         }
         Ok(app)
     }
@@ -222,10 +225,8 @@ impl App {
     /// the MCP clients and the watcher, waiting at most [`STOP_WAIT`] for the worker and the
     /// watcher. Requests already running finish; the database stays readable.
     pub async fn stop(&self) {
-        for watch in [&self.inner.overdue, &self.inner.quiet] {
-            if let Some(watch) = watch.lock().unwrap_or_else(|p| p.into_inner()).take() {
-                watch.abort();
-            }
+        if let Some(jobs) = self.inner.jobs.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            jobs.tasks.iter().for_each(JoinHandle::abort);
         }
         let running = self.inner.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
         let worker = async {
@@ -324,6 +325,23 @@ impl App {
 /// Sweeps the MCP clients (leases that ran out, other processes' clients) when a sweep is due or
 /// something wakes it, never on a clock of its own while nothing is connected; where the folder
 /// cannot be watched, at least every [`HEARTBEAT`].
+/// The jobs that wait on cases and the signal that wakes them; the signal's feeds stop with it.
+struct Jobs {
+    /// Held so its feeds run as long as the jobs.
+    _changes: CaseChanges,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// Wakes the delivery worker whenever cases change: a reply another process wrote to the
+/// outbox goes out now rather than at the worker's longest sleep.
+fn wake_on_change(waker: DeliveryWaker, mut changes: tokio::sync::watch::Receiver<u64>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        while changes.changed().await.is_ok() {
+            waker.wake();
+        }
+    })
+}
+
 fn spawn_sweeper(clients: Arc<McpClients>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let watcher = clients.watch_others();

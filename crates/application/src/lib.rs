@@ -11,6 +11,7 @@
 pub mod alerts;
 mod app;
 pub mod assign;
+mod case_changes;
 pub mod cases;
 pub mod catalogs;
 pub mod clients;

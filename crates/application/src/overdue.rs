@@ -1,5 +1,5 @@
-//! Promises and response-time targets that fall due without a person's reply: every poll, the
-//! cases whose promise became overdue are taken (each once) and announced with
+//! Promises and response-time targets that fall due without a person's reply: at each due time,
+//! the cases whose promise became overdue are taken (each once) and announced with
 //! `DomainEvent::PromiseOverdue`, which moves the window's inbox and raises the desktop
 //! notification; so is each first-reply or resolution target that fell due (each once, with an
 //! `sla_overdue` event on its timeline), as `DomainEvent::SlaOverdue`.
@@ -10,40 +10,53 @@ use skillcase_cases::sla::OverdueTarget;
 use skillcase_common::clock;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::case_changes::{sleep_or_change, NOTHING_TAKEN_PAUSE, SAFETY_NET};
 use crate::App;
 
-/// Environment variable that overrides how often the watch looks, in seconds (tests use 1).
+/// Environment variable that caps how long the watch sleeps, in seconds (tests use 1).
 pub const OVERDUE_POLL_ENV: &str = "SKILLCASE_OVERDUE_POLL_SECS";
 
-/// How often the watch looks: `$SKILLCASE_OVERDUE_POLL_SECS` when it is a positive number, else
-/// 30 s.
+/// The longest the watch sleeps between looks: `$SKILLCASE_OVERDUE_POLL_SECS` when it is a
+/// positive number, else [`SAFETY_NET`]. Normally it wakes at the next due time or on a change.
 pub fn poll_interval() -> Duration {
-    std::env::var(OVERDUE_POLL_ENV)
-        .ok()
-        .and_then(|text| text.trim().parse::<u64>().ok())
-        .filter(|secs| *secs > 0)
-        .map_or(Duration::from_secs(30), Duration::from_secs)
+    crate::case_changes::env_secs(OVERDUE_POLL_ENV).unwrap_or(SAFETY_NET)
 }
 
-/// Starts looking for overdue promises and targets every `every`, for as long as the application runs.
-pub(crate) fn watch(app: App, every: Duration) -> JoinHandle<()> {
+/// Starts the watch, for as long as the application runs: it sleeps until the next promise or
+/// target falls due, until a case changes (which can move that time), or `longest`, whichever
+/// comes first.
+pub(crate) fn watch(app: App, mut changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(every);
         loop {
-            ticks.tick().await;
-            if let Err(err) = app.announce_overdue_promises().await {
-                eprintln!("skillcase: looking for overdue promises failed: {err}");
-            }
-            if let Err(err) = app.announce_overdue_targets_at(clock::now()).await {
-                eprintln!("skillcase: looking for overdue response targets failed: {err}");
-            }
+            let pause = match app.overdue_round().await {
+                Ok(pause) => pause.min(longest),
+                Err(err) => {
+                    eprintln!("skillcase: looking for overdue promises and targets failed: {err}");
+                    longest
+                }
+            };
+            sleep_or_change(&mut changes, pause).await;
         }
     })
 }
 
 impl App {
+    /// One look of the watch: announces what fell due, if anything did, and says how long to
+    /// sleep before the next. Reads only (no write transaction) while nothing is due.
+    async fn overdue_round(&self) -> Result<Duration, ErrorBody> {
+        let next = self.blocking(|app| Ok(app.cases.next_overdue_at()?)).await?;
+        let Some(wait) = next.as_deref().and_then(clock::until) else { return Ok(Duration::MAX) };
+        if !wait.is_zero() {
+            return Ok(wait);
+        }
+        let promises = self.announce_overdue_promises().await?;
+        let targets = self.announce_overdue_targets_at(clock::now()).await?.len();
+        Ok(if promises + targets == 0 { NOTHING_TAKEN_PAUSE } else { Duration::ZERO })
+    }
+
     /// Announces every promise that became overdue since the last look; returns how many.
     pub async fn announce_overdue_promises(&self) -> Result<usize, ErrorBody> {
         let now = clock::now();

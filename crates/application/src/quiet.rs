@@ -1,4 +1,4 @@
-//! When the customer goes quiet: the periodic job that sends the reminders and closes the cases
+//! When the customer goes quiet: the job that sends the reminders and closes the cases
 //! whose delays (Settings → Quiet customers) have passed, and the plan the case view shows.
 
 use std::time::Duration;
@@ -8,38 +8,60 @@ use skillcase_cases::store::CaseWithTimeline;
 use skillcase_common::clock;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::app::Inner;
+use crate::case_changes::{sleep_or_change, NOTHING_TAKEN_PAUSE, SAFETY_NET};
 use crate::settings;
 use crate::App;
 
-/// Environment variable that overrides how often the job runs, in seconds (tests use 1).
+/// Environment variable that caps how long the job sleeps, in seconds (tests use 1).
 pub const QUIET_POLL_ENV: &str = "SKILLCASE_QUIET_POLL_SECS";
 
-/// How often the job runs: `$SKILLCASE_QUIET_POLL_SECS` when it is a positive number, else 30 s.
+/// The longest the job sleeps between looks: `$SKILLCASE_QUIET_POLL_SECS` when it is a positive
+/// number, else [`SAFETY_NET`]. Normally it wakes at the next reminder or closing due, or on a
+/// change.
 pub fn poll_interval() -> Duration {
-    std::env::var(QUIET_POLL_ENV)
-        .ok()
-        .and_then(|text| text.trim().parse::<u64>().ok())
-        .filter(|secs| *secs > 0)
-        .map_or(Duration::from_secs(30), Duration::from_secs)
+    crate::case_changes::env_secs(QUIET_POLL_ENV).unwrap_or(SAFETY_NET)
 }
 
-/// Starts running the job every `every`, for as long as the application runs.
-pub(crate) fn watch(app: App, every: Duration) -> JoinHandle<()> {
+/// Starts the job, for as long as the application runs: it sleeps until the next reminder or
+/// closing falls due, until a case or a setting changes, or `longest`, whichever comes first.
+pub(crate) fn watch(app: App, mut changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(every);
         loop {
-            ticks.tick().await;
-            if let Err(err) = app.follow_up_quiet_customers().await {
-                eprintln!("skillcase: following up quiet customers failed: {err}");
-            }
+            let pause = match app.quiet_round().await {
+                Ok(pause) => pause.min(longest),
+                Err(err) => {
+                    eprintln!("skillcase: following up quiet customers failed: {err}");
+                    longest
+                }
+            };
+            sleep_or_change(&mut changes, pause).await;
         }
     })
 }
 
 impl App {
+    /// One look of the job: runs it when a reminder or closing is due, and says how long to
+    /// sleep before the next look. Reads only while nothing is due.
+    async fn quiet_round(&self) -> Result<Duration, ErrorBody> {
+        let next = self
+            .blocking(|app| {
+                let delays = settings::quiet_settings(app.settings.as_ref())?.delays();
+                Ok(app.cases.next_quiet_at(&delays)?)
+            })
+            .await?;
+        let Some(wait) = next.as_deref().and_then(clock::until) else { return Ok(Duration::MAX) };
+        if !wait.is_zero() {
+            return Ok(wait);
+        }
+        let run = self.follow_up_quiet_customers().await?;
+        let took = run.reminded.len() + run.closed.len();
+        Ok(if took == 0 { NOTHING_TAKEN_PAUSE } else { Duration::ZERO })
+    }
+
     /// One run of the quiet-customer job now: [`App::follow_up_quiet_customers_at`] with the clock.
     pub async fn follow_up_quiet_customers(&self) -> Result<QuietRun, ErrorBody> {
         self.follow_up_quiet_customers_at(clock::now()).await

@@ -2,8 +2,8 @@
 //!
 //! It claims one due delivery at a time, POSTs its stored body with Standard Webhooks headers,
 //! and settles the attempt in the outbox ([`OutboxRepository::record_attempt`]). It sleeps until the
-//! next delivery falls due, or until [`DeliveryWaker::wake`] says a person just replied, or a
-//! poll interval passes (a safety net for rows written by another process). Killing it at any
+//! next delivery falls due, or until [`DeliveryWaker::wake`] says something changed (a person
+//! replied; the application also wakes it on another process's writes). Killing it at any
 //! moment loses nothing: an unsettled delivery stays `pending`, its lease runs out, and the next
 //! worker sends it again under the same `webhook-id`.
 
@@ -31,7 +31,9 @@ const ERROR_BODY_CHARS: usize = 300;
 /// settings; these are the worker's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkerOptions {
-    /// The longest the worker sleeps without looking at the outbox.
+    /// The longest the worker sleeps without looking at the outbox. Long by default: the worker
+    /// sleeps until the next delivery falls due, and the application wakes it on every change,
+    /// another process's writes included; this only covers a clock that jumped.
     pub poll_interval: Duration,
     /// How much longer than the request timeout a claim lasts, so a slow attempt is never
     /// taken by a second worker while it still runs.
@@ -42,7 +44,7 @@ pub struct WorkerOptions {
 impl Default for WorkerOptions {
     fn default() -> Self {
         WorkerOptions {
-            poll_interval: Duration::from_secs(15),
+            poll_interval: Duration::from_secs(300),
             lease_margin: Duration::from_secs(5),
             backoff: Backoff::default(),
         }
@@ -318,10 +320,7 @@ impl Worker {
 
     async fn until_next_due(&self) -> Result<Duration, CasesError> {
         let next = self.with_outbox(|o| o.next_due_at()).await?;
-        let wait = next
-            .and_then(|at| clock::parse(&at))
-            .map(|at| (at - time::OffsetDateTime::now_utc()).try_into().unwrap_or(Duration::ZERO))
-            .unwrap_or(self.options.poll_interval);
+        let wait = next.and_then(|at| clock::until(&at)).unwrap_or(self.options.poll_interval);
         Ok(wait.min(self.options.poll_interval))
     }
 

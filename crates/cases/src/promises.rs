@@ -154,6 +154,18 @@ pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverduePromise>,
         .collect()
 }
 
+/// When the next promise not yet announced falls due on an open case (`None`: none is owed), so
+/// the watch sleeps until then instead of looking on a timer. Same condition as [`take_overdue`].
+pub fn next_overdue(sql: &mut dyn Sql) -> Result<Option<String>, CasesError> {
+    let row = sql.query_opt(
+        "SELECT promise_due_at FROM cases WHERE promise_due_at IS NOT NULL \
+         AND status IN ('awaiting_human', 'awaiting_lead') AND NOT promise_overdue_told \
+         ORDER BY promise_due_at LIMIT 1",
+        args![],
+    )?;
+    row.map(|row| row.text(0)).transpose()
+}
+
 /// The ledger of a case, oldest first, from its timeline.
 pub fn promises_of(events: &[CaseEvent]) -> Vec<Promise> {
     let last_reply = events.iter().filter(|e| e.kind == EventKind::HumanReplied).map(|e| e.seq).max();

@@ -223,6 +223,36 @@ pub fn due_for_close(
     Ok(ids)
 }
 
+/// When the job next has something to do under `delays` (`None`: nothing waits on the customer,
+/// or both delays are off): the earliest reminder due and the earliest closing due, with the
+/// conditions of [`due_for_reminder`] and [`due_for_close`], so the job sleeps until then.
+pub fn next_due(sql: &mut dyn Sql, delays: &QuietDelays) -> Result<Option<String>, CasesError> {
+    let unheld = |condition: &str| format!("{condition} AND NOT {PERSON_ACTED}");
+    let mut due = Vec::new();
+    if let Some(after) = delays.remind_after {
+        let waiting = first_quiet(sql, "reminded_at IS NULL", "waiting_since")?;
+        due.push(waiting.and_then(|at| later(&at, after)));
+    }
+    if let Some(after) = delays.close_after {
+        let reminded = first_quiet(sql, &unheld("reminded_at IS NOT NULL"), "reminded_at")?;
+        due.push(reminded.and_then(|at| later(&at, after)));
+        if delays.remind_after.is_none() {
+            let waiting = first_quiet(sql, &unheld("reminded_at IS NULL"), "waiting_since")?;
+            due.push(waiting.and_then(|at| later(&at, after)));
+        }
+    }
+    Ok(crate::sla::earliest(due))
+}
+
+/// The earliest `column` among the cases waiting on the customer that meet `condition`.
+fn first_quiet(sql: &mut dyn Sql, condition: &str, column: &str) -> Result<Option<String>, CasesError> {
+    let query = format!(
+        "SELECT {column} FROM cases WHERE status = 'awaiting_lead' AND {condition} \
+         AND {column} IS NOT NULL ORDER BY {column} LIMIT 1"
+    );
+    sql.query_opt(&query, args![])?.map(|row| row.text(0)).transpose()
+}
+
 /// The ids of up to `limit` cases waiting on the customer that meet `condition` (on `$1`, the
 /// cut-off), in `order`.
 fn quiet_ids(

@@ -101,6 +101,11 @@ pub trait CasesRepository: Send + Sync {
     /// The response-time targets that fell due unmet at `now`, each taken once with its
     /// `sla_overdue` event.
     fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError>;
+    /// When the next promise or response-time target falls due unannounced (`None`: nothing is
+    /// owed), so the overdue watch can sleep until then.
+    fn next_overdue_at(&self) -> Result<Option<String>, CasesError>;
+    /// When the quiet-customer job next has a reminder or a closing to do under `delays`.
+    fn next_quiet_at(&self, delays: &QuietDelays) -> Result<Option<String>, CasesError>;
     /// Remembers the case the guardrail opened for a turn.
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError>;
 }
@@ -300,6 +305,17 @@ impl<S: Storage> CasesRepository for S {
     fn take_overdue_targets(&self, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
         let now = now.to_owned();
         self.write(move |sql| crate::sla::take_overdue(sql, &now))
+    }
+
+    fn next_overdue_at(&self) -> Result<Option<String>, CasesError> {
+        self.read(|sql| {
+            let promise = crate::promises::next_overdue(sql)?;
+            Ok(crate::sla::earliest([promise, crate::sla::next_overdue(sql)?]))
+        })
+    }
+
+    fn next_quiet_at(&self, delays: &QuietDelays) -> Result<Option<String>, CasesError> {
+        self.read(|sql| crate::quiet::next_due(sql, delays))
     }
 
     fn note_auto_case(&self, conversation_id: &str, turn_id: &str, case_id: &str) -> Result<(), CasesError> {

@@ -18,6 +18,7 @@ pub use skillcase_guard::due::Calendar;
 use skillcase_guard::due::CalendarSettings;
 use ts_rs::TS;
 
+use super::clock;
 use super::error::CasesError;
 use super::model::{Actor, CaseStatus, EventKind};
 use super::rows::append_event;
@@ -280,6 +281,31 @@ pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverdueTarget>, 
         append_event(sql, &overdue.case_id, EventKind::SlaOverdue, Actor::System, None, now, &payload)?;
     }
     Ok(taken)
+}
+
+/// When the next running target not yet announced falls due (`None`: no clock runs), read from
+/// the partial indexes that hold exactly the clocks [`take_overdue`] takes.
+pub fn next_overdue(sql: &mut dyn Sql) -> Result<Option<String>, CasesError> {
+    let row = sql.query_one(
+        "SELECT (SELECT min(first_reply_due_at) FROM cases WHERE first_reply_at IS NULL \
+                 AND NOT first_reply_overdue_told AND first_reply_due_at IS NOT NULL \
+                 AND closed_at IS NULL AND sla_paused_at IS NULL), \
+                (SELECT min(resolution_due_at) FROM cases WHERE closed_at IS NULL \
+                 AND NOT resolution_overdue_told AND resolution_due_at IS NOT NULL \
+                 AND sla_paused_at IS NULL)",
+        args![],
+    )?;
+    Ok(earliest([row.opt_text(0)?, row.opt_text(1)?]))
+}
+
+/// The earliest of some RFC 3339 times, compared as times (not as text).
+pub fn earliest(times: impl IntoIterator<Item = Option<String>>) -> Option<String> {
+    times
+        .into_iter()
+        .flatten()
+        .filter_map(|at| clock::parse(&at).map(|parsed| (parsed, at)))
+        .min_by_key(|(parsed, _)| *parsed)
+        .map(|(_, at)| at)
 }
 
 /// One target's clocks that fell due at `now` unannounced, marked told.

@@ -38,6 +38,12 @@ pub fn parse(stamp: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(stamp, &time::format_description::well_known::Rfc3339).ok()
 }
 
+/// How long from now until a stored timestamp: zero when it is past, `None` when it does not
+/// read. What a job sleeps before its next due time.
+pub fn until(stamp: &str) -> Option<Duration> {
+    parse(stamp).map(|at| (at - OffsetDateTime::now_utc()).try_into().unwrap_or(Duration::ZERO))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +60,13 @@ mod tests {
         let first = now();
         let later = after(Duration::from_millis(1500));
         assert!(later > first, "{later} should sort after {first}");
+    }
+
+    #[test]
+    fn until_a_past_time_is_zero_and_until_a_later_one_is_the_gap() {
+        assert_eq!(until("2000-01-01T00:00:00.000Z"), Some(Duration::ZERO));
+        let gap = until(&after(Duration::from_secs(60))).unwrap();
+        assert!(gap > Duration::from_secs(59) && gap <= Duration::from_secs(60), "{gap:?}");
+        assert_eq!(until("not a time"), None);
     }
 }

@@ -75,3 +75,66 @@ async fn an_overdue_promise_is_announced_once_by_the_background_watch() {
         )]
     );
 }
+
+/// The first `PromiseOverdue` announced within `within`, if any.
+async fn first_overdue(
+    events: &mut tokio::sync::broadcast::Receiver<DomainEvent>,
+    within: Duration,
+) -> Option<String> {
+    tokio::time::timeout(within, async {
+        loop {
+            if let Ok(DomainEvent::PromiseOverdue { quote, .. }) = events.recv().await {
+                return quote;
+            }
+        }
+    })
+    .await
+    .ok()
+}
+
+/// An app whose watch would otherwise sleep an hour between looks.
+fn sleeping_an_hour(dir: &std::path::Path) -> AppOptions {
+    std::fs::create_dir_all(dir.join("skills")).unwrap();
+    AppOptions {
+        skills_dir: Some(dir.join("skills")),
+        catalog_dir: None,
+        overdue_poll: Duration::from_secs(3600),
+        ..AppOptions::new(dir.to_path_buf())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_promise_another_process_writes_overdue_is_announced_without_waiting_for_a_poll() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = sleeping_an_hour(dir.path());
+    let mut events = options.events.subscribe();
+    let app = App::start(options).await.unwrap();
+    let case = app.open_case(refund_case()).await.unwrap().case;
+    let elsewhere = SqliteCases::new(Database::open(app.database_path()).unwrap());
+    elsewhere.record_promise(&case.id, &promise_due_an_hour_ago()).unwrap();
+
+    let announced = first_overdue(&mut events, Duration::from_secs(10)).await;
+    app.stop().await;
+    assert_eq!(announced.as_deref(), Some("Vou verificar com a equipe financeira e te retorno ainda hoje."));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_promise_still_ahead_is_announced_when_it_falls_due_not_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = sleeping_an_hour(dir.path());
+    let mut events = options.events.subscribe();
+    let app = App::start(options).await.unwrap();
+    let case = app.open_case(refund_case()).await.unwrap().case;
+    let due_in_two_seconds = NewPromise {
+        due_at: Some(skillcase_application::domain::common::clock::after(Duration::from_secs(2))),
+        ..promise_due_an_hour_ago()
+    };
+    let elsewhere = SqliteCases::new(Database::open(app.database_path()).unwrap());
+    elsewhere.record_promise(&case.id, &due_in_two_seconds).unwrap();
+
+    let early = first_overdue(&mut events, Duration::from_millis(1500)).await;
+    let on_time = first_overdue(&mut events, Duration::from_secs(10)).await;
+    app.stop().await;
+    assert_eq!(early, None, "announced before it fell due");
+    assert!(on_time.is_some(), "not announced when it fell due");
+}

@@ -207,3 +207,21 @@ on_both! {
         assert_eq!(page(4), [1003]);
     }
 }
+
+// When the overdue watch next wakes.
+
+on_both! {
+    fn the_watch_next_wakes_at_the_earliest_promise_not_yet_announced(db) {
+        let (first, second) = (db.open("c1"), db.open("c2"));
+        assert_eq!(db.next_overdue_at().unwrap(), None, "nothing owed");
+        db.record_promise(&first, &promise("Amanhã cedo te ligamos.", Some("2026-12-02T12:00:00.000Z"), "t1"))
+            .unwrap();
+        db.record_promise(&second, &promise("Te retorno ainda hoje.", Some("2026-12-01T11:00:00.000Z"), "t1"))
+            .unwrap();
+        assert_eq!(db.next_overdue_at().unwrap().as_deref(), Some("2026-12-01T11:00:00.000Z"));
+        assert_eq!(numbers_told(db, NOW), vec![1002]);
+        assert_eq!(db.next_overdue_at().unwrap().as_deref(), Some("2026-12-02T12:00:00.000Z"), "announced once");
+        db.cancel(&first, Actor::Agent, None, None).unwrap();
+        assert_eq!(db.next_overdue_at().unwrap(), None, "a closed case owes nothing");
+    }
+}

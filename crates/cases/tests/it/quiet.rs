@@ -270,3 +270,37 @@ on_both! {
         assert_eq!((plan.close_at, plan.held), (None, true));
     }
 }
+
+// When the job next has work.
+
+fn next(db: &Db, delays: &QuietDelays) -> Option<String> {
+    db.next_quiet_at(delays).unwrap()
+}
+
+on_both! {
+    fn the_job_next_wakes_when_the_longest_waiting_case_is_due_its_reminder(db) {
+        assert_eq!(next(db, &delays()), None, "nobody waits on the customer");
+        waiting_since(db, "conv-1", "2026-11-01T09:00:00.000Z");
+        waiting_since(db, "conv-2", "2026-11-01T08:00:00.000Z");
+        assert_eq!(next(db, &delays()).as_deref(), Some("2026-11-02T08:00:00.000Z"));
+        assert_eq!(next(db, &QuietDelays::default()), None, "both delays off");
+    }
+}
+
+on_both! {
+    fn after_the_reminder_the_job_next_wakes_when_the_case_is_due_to_close(db) {
+        let id = waiting_since(db, "conv-1", "2026-11-01T08:00:00.000Z");
+        run(db, "2026-11-02T08:00:00.000Z", &delays());
+        assert_eq!(next(db, &delays()).as_deref(), Some("2026-11-04T08:00:00.000Z"));
+        db.add_note(&id, "Called the customer, they will send it tonight.", "Ana").unwrap();
+        assert_eq!(next(db, &delays()), None, "a person acted: it will not close by itself");
+    }
+}
+
+on_both! {
+    fn with_reminders_off_the_job_next_wakes_when_the_wait_is_due_to_close(db) {
+        waiting_since(db, "conv-1", "2026-11-01T08:00:00.000Z");
+        let closing_only = QuietDelays { remind_after: None, close_after: Some(48 * HOUR) };
+        assert_eq!(next(db, &closing_only).as_deref(), Some("2026-11-03T08:00:00.000Z"));
+    }
+}

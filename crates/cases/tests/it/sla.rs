@@ -335,3 +335,16 @@ on_both! {
         assert_eq!(db.int("SELECT count(*) FROM case_events WHERE kind = 'sla_overdue'"), 60);
     }
 }
+
+on_both! {
+    fn the_watch_next_wakes_at_the_earliest_running_target_not_yet_announced(db) {
+        let (first, second) = (db.open("c1"), db.open("c2"));
+        db.set(&first, "resolution_target = 60, resolution_due_at = '2026-12-01T10:00:00.000Z'");
+        db.set(&second, "first_reply_target = 30, first_reply_due_at = '2026-12-01T09:30:00.000Z'");
+        assert_eq!(db.next_overdue_at().unwrap().as_deref(), Some("2026-12-01T09:30:00.000Z"));
+        db.take_overdue_targets("2026-12-01T09:45:00.000Z").unwrap();
+        assert_eq!(db.next_overdue_at().unwrap().as_deref(), Some("2026-12-01T10:00:00.000Z"));
+        db.reply(&first, HumanAction::NeedLeadInfo, "Which card?", "Ana").unwrap();
+        assert_eq!(db.next_overdue_at().unwrap(), None, "a paused clock sets no wake-up");
+    }
+}

@@ -6,7 +6,7 @@ import InboxTabs from "./InboxTabs.svelte";
 import ReplyPanel from "./ReplyPanel.svelte";
 import WaitingTime from "./WaitingTime.svelte";
 import BulkBar from "./BulkBar.svelte";
-import { clock } from "$lib/cases/clock.svelte";
+import { clock } from "$lib/clock.svelte";
 import { aCase } from "../../test/cases";
 
 const caseReply = vi.fn();

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/svelte";
 import { setLocale } from "$lib/i18n/index.svelte";
 import type { Promise as CasePromise } from "$lib/bindings/Promise";
-import { clock } from "$lib/cases/clock.svelte";
+import { clock } from "$lib/clock.svelte";
 import PromiseLedger from "./PromiseLedger.svelte";
 import PromiseDue from "./PromiseDue.svelte";
 import Timeline from "./Timeline.svelte";

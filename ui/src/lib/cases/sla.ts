@@ -4,6 +4,7 @@
 import type { CaseSla } from "../bindings/CaseSla";
 import type { SlaClock } from "../bindings/SlaClock";
 import type { SlaTarget } from "../bindings/SlaTarget";
+import { nextChange, twoUnits } from "../ticks";
 
 export type SlaKind = "due" | "overdue" | "paused" | "met" | "late";
 
@@ -42,6 +43,15 @@ export function slaRow(sla: CaseSla, now: number): { current: SlaView | null; br
   const views = slaViews(sla, now);
   const current = views.find((v) => v.kind === "due" || v.kind === "overdue" || v.kind === "paused") ?? null;
   return { current, breaches: views.filter((v) => v.kind === "late") };
+}
+
+/** When a label of `sla` still counting next changes after `now` (ms; Infinity when none counts):
+ * minutes under a day, hours beyond, and the moment a target falls due. */
+export function slaNextChange(sla: CaseSla, now: number): number {
+  const running = [sla.first_reply, sla.resolution].filter(
+    (clock): clock is SlaClock => clock != null && clock.met_at === null && sla.paused_since === null,
+  );
+  return Math.min(Infinity, ...running.map((clock) => nextChange(at(clock.due_at), now, twoUnits)));
 }
 
 export type Span = { key: "m" | "hm" | "dh"; d: number; h: number; m: number };

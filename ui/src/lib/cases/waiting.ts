@@ -11,6 +11,3 @@ export function waitingFor(since: string, now: number): { unit: WaitingUnit; n: 
   if (hours < 24) return { unit: "h", n: hours };
   return { unit: "d", n: Math.floor(hours / 24) };
 }
-
-/** How often the timers re-render: often enough that "1 min" never lags by a whole minute. */
-export const TICK_MS = 30_000;

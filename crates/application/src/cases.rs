@@ -36,6 +36,17 @@ impl App {
         .await
     }
 
+    /// [`App::list_cases`] for the window's inbox, where the person may be typing a search: a
+    /// newer call interrupts this one (which then fails with `superseded`), so the page for the
+    /// whole word never waits for the one for its first letter.
+    pub async fn list_cases_latest(&self, mut filter: CaseFilter) -> Result<CasePage, ErrorBody> {
+        self.blocking(move |app| {
+            filter.me = Some(crate::assign::me_of(app)?);
+            Ok(app.cases.list_cases_latest(&filter)?)
+        })
+        .await
+    }
+
     /// The tab counts and the unread badge.
     pub async fn case_counts(&self) -> Result<TabCounts, ErrorBody> {
         self.blocking(|app| Ok(app.cases.tab_counts()?)).await

@@ -15,7 +15,7 @@ use skillcase_cases::replies::pick::PickFilter;
 use skillcase_cases::replies::{self, ImportOutcome, SavedRepliesRepository, SavedReply, SavedReplyInput};
 use skillcase_cases::sql::{Sql, Storage};
 use skillcase_cases::CasesError;
-use skillcase_store::Database;
+use skillcase_store::{Database, LatestRead};
 
 pub use sql::SqliteSql;
 
@@ -23,12 +23,14 @@ pub use sql::SqliteSql;
 #[derive(Debug, Clone)]
 pub struct SqliteCases {
     db: Arc<Database>,
+    /// The inbox page being read for a person typing a search, which the next one interrupts.
+    latest_page: LatestRead,
 }
 
 impl SqliteCases {
     /// The cases over an open database.
     pub fn new(db: Arc<Database>) -> Self {
-        SqliteCases { db }
+        SqliteCases { db, latest_page: LatestRead::default() }
     }
 
     /// The database underneath (the application shares it with the library and settings).
@@ -59,6 +61,17 @@ impl Storage for SqliteCases {
         filter: &skillcase_cases::store::CaseFilter,
     ) -> Result<skillcase_cases::store::CasePage, CasesError> {
         self.read(|sql| inbox::list_cases(sql, filter))
+    }
+
+    fn list_cases_latest(
+        &self,
+        filter: &skillcase_cases::store::CaseFilter,
+    ) -> Result<skillcase_cases::store::CasePage, CasesError> {
+        self.db
+            .read_latest(&self.latest_page, |conn| {
+                inbox::list_cases(&mut SqliteSql::new(conn), filter).map_err(sql::Failed)
+            })
+            .map_err(|f| f.0)
     }
 
     fn tab_counts(&self) -> Result<skillcase_cases::store::TabCounts, CasesError> {

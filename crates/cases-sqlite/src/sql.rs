@@ -53,8 +53,16 @@ fn value(raw: ValueRef<'_>) -> Value {
     }
 }
 
-/// SQLite's error as the domain's `db_error`.
+/// SQLite's error as the domain's `db_error`; a read interrupted because a newer one of its kind
+/// started is `superseded`.
 pub(crate) fn db_error(error: rusqlite::Error) -> CasesError {
+    if error.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+        return CasesError::Storage {
+            code: "superseded",
+            message: "a newer request of the same kind replaced this one".into(),
+            retryable: false,
+        };
+    }
     CasesError::Storage { code: "db_error", message: format!("database error: {error}"), retryable: false }
 }
 

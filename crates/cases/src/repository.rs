@@ -77,6 +77,9 @@ pub trait CasesRepository: Send + Sync {
     fn find_case_by_number(&self, number: i64) -> Result<Case, CasesError>;
     /// One inbox page with the tab counts.
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError>;
+    /// The inbox page a person is waiting on while typing: a newer call interrupts this one
+    /// where the database can (`superseded`), so only the newest search costs time.
+    fn list_cases_latest(&self, filter: &CaseFilter) -> Result<CasePage, CasesError>;
     /// The tab counts and the unread badge.
     fn tab_counts(&self) -> Result<TabCounts, CasesError>;
     /// The handover report over the cases opened in `range` (SPEC D5).
@@ -259,6 +262,10 @@ impl<S: Storage> CasesRepository for S {
 
     fn list_cases(&self, filter: &CaseFilter) -> Result<CasePage, CasesError> {
         Storage::list_cases(self, filter)
+    }
+
+    fn list_cases_latest(&self, filter: &CaseFilter) -> Result<CasePage, CasesError> {
+        Storage::list_cases_latest(self, filter)
     }
 
     fn tab_counts(&self) -> Result<TabCounts, CasesError> {

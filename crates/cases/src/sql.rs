@@ -285,6 +285,16 @@ pub trait Storage: Send + Sync + 'static {
     /// One inbox page with the tab counts.
     fn list_cases(&self, filter: &crate::store::CaseFilter) -> Result<crate::store::CasePage, CasesError>;
 
+    /// [`Storage::list_cases`] for the page a person is waiting on while typing a search: a newer
+    /// call interrupts this one where the database can stop a running query (it then fails with
+    /// `superseded`). By default an ordinary page.
+    fn list_cases_latest(
+        &self,
+        filter: &crate::store::CaseFilter,
+    ) -> Result<crate::store::CasePage, CasesError> {
+        self.list_cases(filter)
+    }
+
     /// The tab counts and the unread badge.
     fn tab_counts(&self) -> Result<crate::store::TabCounts, CasesError>;
 

@@ -137,6 +137,26 @@ impl Database {
         result
     }
 
+    /// [`Database::read`] for a read that a newer one makes pointless (the inbox page for what a
+    /// person is typing): starting it interrupts the read `latest` still runs, which then fails
+    /// with SQLite's "interrupted", so a slow search for an early prefix never holds up the one
+    /// for the whole word.
+    pub fn read_latest<T, E>(
+        &self,
+        latest: &LatestRead,
+        work: impl FnOnce(&Connection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<DbError>,
+    {
+        let conn = self.checkout()?;
+        let ticket = latest.begin(conn.get_interrupt_handle());
+        let result = work(&conn);
+        latest.end(ticket);
+        self.checkin(conn);
+        result
+    }
+
     /// [`Database::read`] on tokio's blocking pool, for async callers.
     pub async fn read_async<T, E>(
         self: &Arc<Self>,
@@ -201,6 +221,44 @@ impl Database {
         if idle.len() < MAX_IDLE_READERS && conn.is_autocommit() {
             idle.push(conn);
         }
+    }
+}
+
+/// The one read of a kind that is running now, so the next one can interrupt it
+/// ([`Database::read_latest`]). Cheap to clone; clones share it.
+#[derive(Clone, Default)]
+pub struct LatestRead(Arc<Mutex<Running>>);
+
+#[derive(Default)]
+struct Running {
+    tickets: u64,
+    read: Option<(u64, rusqlite::InterruptHandle)>,
+}
+
+impl LatestRead {
+    /// Interrupts the read running now, if any, and records `handle`'s as the running one.
+    fn begin(&self, handle: rusqlite::InterruptHandle) -> u64 {
+        let mut running = lock(&self.0);
+        if let Some((_, older)) = running.read.take() {
+            older.interrupt();
+        }
+        running.tickets += 1;
+        running.read = Some((running.tickets, handle));
+        running.tickets
+    }
+
+    /// The read `ticket` is over (unless a newer one already took its place).
+    fn end(&self, ticket: u64) {
+        let mut running = lock(&self.0);
+        if running.read.as_ref().is_some_and(|(current, _)| *current == ticket) {
+            running.read = None;
+        }
+    }
+}
+
+impl std::fmt::Debug for LatestRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LatestRead").finish_non_exhaustive()
     }
 }
 
@@ -396,5 +454,50 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(count, 1);
+    }
+
+    /// A read that counts for as long as nobody stops it (about a minute).
+    const ENDLESS: &str =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) \
+                           SELECT count(*) FROM n";
+
+    #[test]
+    fn a_newer_latest_read_interrupts_the_one_still_running() {
+        let (_dir, db) = database();
+        let latest = LatestRead::default();
+        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let older = {
+            let (db, latest, started) = (Arc::clone(&db), latest.clone(), Arc::clone(&started));
+            std::thread::spawn(move || {
+                db.read_latest(&latest, |c| {
+                    started.store(true, Ordering::SeqCst);
+                    c.query_row(ENDLESS, [], |r| r.get::<_, i64>(0)).map_err(DbError::from)
+                })
+            })
+        };
+        wait_until(|| started.load(Ordering::SeqCst));
+        std::thread::sleep(Duration::from_millis(50));
+        let newer = db.read_latest(&latest, |c| {
+            c.query_row("SELECT 42", [], |r| r.get::<_, i64>(0)).map_err(DbError::from)
+        });
+        assert_eq!(newer.unwrap(), 42);
+        let stopped = older.join().unwrap().unwrap_err();
+        assert!(
+            matches!(&stopped, DbError::Sqlite(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted)),
+            "{stopped}"
+        );
+    }
+
+    #[test]
+    fn a_latest_read_that_finished_leaves_the_next_one_alone() {
+        let (_dir, db) = database();
+        let latest = LatestRead::default();
+        let first = db.read_latest(&latest, |c| {
+            c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map_err(DbError::from)
+        });
+        let second = db.read_latest(&latest, |c| {
+            c.query_row("SELECT 2", [], |r| r.get::<_, i64>(0)).map_err(DbError::from)
+        });
+        assert_eq!((first.unwrap(), second.unwrap()), (1, 2));
     }
 }

@@ -10,5 +10,5 @@ mod private;
 pub mod secrets;
 pub mod settings;
 
-pub use database::{atomic, Database};
+pub use database::{atomic, Database, LatestRead};
 pub use db::DbError;

@@ -15,8 +15,9 @@ use crate::state::AppState;
 
 ipc! {
     /// One inbox page: the tab, search, status and date filters, offset and limit in `filter`.
+    /// A newer call interrupts one still running, which fails with `superseded`.
     fn cases_list(state: State<'_, AppState>, filter: CaseFilter) -> CasePage {
-        Ok(state.app().list_cases(filter).await?)
+        Ok(state.app().list_cases_latest(filter).await?)
     }
 
     /// The handover report: cases per reason per week, median time to the first human reply,

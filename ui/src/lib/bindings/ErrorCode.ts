@@ -132,6 +132,7 @@ export type ErrorCode =
   | "skills_dir_unavailable"
   | "skills_dir_unreadable"
   | "staging_failed"
+  | "superseded"
   | "symlink"
   | "task_failed"
   | "team_admin_only"

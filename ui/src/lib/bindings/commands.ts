@@ -163,6 +163,7 @@ export function casesCounts(): Promise<TabCounts> {
 
 /**
  * One inbox page: the tab, search, status and date filters, offset and limit in `filter`.
+ * A newer call interrupts one still running, which fails with `superseded`.
  */
 export function casesList(args: { filter: CaseFilter }): Promise<CasePage> {
   return call<CasePage>("cases_list", args);

@@ -18,20 +18,19 @@ impl Library {
     /// One page of the live skills, sorted by name, filtered by `query`.
     pub fn list(&self, query: &SkillQuery) -> SkillPage {
         let needles = query.text.as_deref().map(words).unwrap_or_default();
-        let state = self.read_state();
-        let matching: Vec<SkillSummary> = state
-            .live_entries()
-            .into_iter()
-            .map(|(entry, origin)| summary(entry, origin))
+        let listed = self.write_state().listed();
+        let matching: Vec<&SkillSummary> = listed
+            .iter()
+            .filter(|line| needles.is_empty() || text_matches(&needles, &line.words))
+            .map(|line| &line.summary)
             .filter(|s| query.origin.is_none_or(|o| o == s.origin))
             .filter(|s| query.kind.is_none_or(|k| s.skill_type == Some(k)))
             .filter(|s| query.validity.is_none_or(|v| validity_matches(v, s)))
-            .filter(|s| needles.is_empty() || text_matches(&needles, s))
             .collect();
         let total = matching.len() as u32;
         let limit = query.limit.filter(|l| *l > 0).unwrap_or(DEFAULT_PAGE) as usize;
-        let items = matching.into_iter().skip(query.offset.unwrap_or(0) as usize).take(limit).collect();
-        SkillPage { items, total }
+        let page = matching.into_iter().skip(query.offset.unwrap_or(0) as usize).take(limit);
+        SkillPage { items: page.cloned().collect(), total }
     }
 
     /// The list line of one skill.
@@ -132,13 +131,6 @@ fn validity_matches(filter: ValidityFilter, s: &SkillSummary) -> bool {
 }
 
 /// Every query word occurs (as a prefix of a word) in the name, description, category or tags.
-fn text_matches(needles: &[String], s: &SkillSummary) -> bool {
-    let haystack = words(&format!(
-        "{} {} {} {}",
-        s.name,
-        s.description,
-        s.category.as_deref().unwrap_or(""),
-        s.tags.join(" ")
-    ));
+fn text_matches(needles: &[String], haystack: &[String]) -> bool {
     needles.iter().all(|n| haystack.iter().any(|w| w.starts_with(n.as_str())))
 }

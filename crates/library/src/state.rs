@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::types::{Origin, SkillSummary, Validity};
-use skillcase_skill::matcher::KeywordIndex;
+use skillcase_skill::matcher::{words, KeywordIndex};
 use skillcase_skill::model::Skill;
 use skillcase_skill::validate::Validated;
 
@@ -72,6 +72,16 @@ pub struct State {
     /// `Some(words)` while the watcher cannot watch some folders (it rescans them instead).
     pub watch_note: Option<String>,
     served: Option<Arc<Served>>,
+    listed: Option<Arc<Vec<Listed>>>,
+}
+
+/// One line of the skills list with the words a search matches it on, built once per change so a
+/// keystroke in the search box filters instead of re-reading every skill.
+#[derive(Debug)]
+pub struct Listed {
+    pub summary: SkillSummary,
+    /// The name, description, category and tags as [`words`]: normalised, accents removed.
+    pub words: Vec<String>,
 }
 
 impl State {
@@ -92,9 +102,22 @@ impl State {
         names.into_iter().filter_map(|n| self.live(n)).collect()
     }
 
-    /// Drops the cached served set (after any change).
+    /// Drops the cached served set and list (after any change).
     pub fn changed(&mut self) {
         self.served = None;
+        self.listed = None;
+    }
+
+    /// Every live skill's list line in name order, built on first use after a change.
+    pub fn listed(&mut self) -> Arc<Vec<Listed>> {
+        if let Some(listed) = &self.listed {
+            return Arc::clone(listed);
+        }
+        let lines =
+            self.live_entries().into_iter().map(|(entry, origin)| listed(summary(entry, origin))).collect();
+        let listed = Arc::new(lines);
+        self.listed = Some(Arc::clone(&listed));
+        listed
     }
 
     /// The served set, built on first use after a change.
@@ -132,6 +155,15 @@ pub fn summary(entry: &Entry, origin: Origin) -> SkillSummary {
         live_version: entry.version,
         updated_at: entry.updated_at.clone(),
     }
+}
+
+fn listed(summary: SkillSummary) -> Listed {
+    let text = [summary.name.as_str(), &summary.description, summary.category.as_deref().unwrap_or("")]
+        .into_iter()
+        .chain(summary.tags.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Listed { words: words(&text), summary }
 }
 
 /// Runs of whitespace (newlines included) become single spaces.

@@ -2,8 +2,8 @@
 
 /**
  * Where a case waiting on the customer stands with the reminder and the auto-close, for the
- * case view. Times are RFC 3339 UTC; the job runs periodically, so each happens at the first
- * run after its time.
+ * case view. Times are RFC 3339 UTC; the job sleeps until the earliest of them, so each happens
+ * at its time (within a second) while Skillcase runs.
  */
 export type QuietPlan = { 
 /**

@@ -94,7 +94,8 @@ function threadSwitches(pid) {
 
 /**
  * Samples the tree once a second for `seconds` and returns CPU (% of one core) and wake-ups per
- * minute for each process, with the threads that woke most. A thread's count is the sum of its
+ * minute for each process, with the threads that woke most, how many seconds had any wake-up and
+ * the busiest second (and when, in seconds from the start), so a burst tells from a steady cost. A thread's count is the sum of its
  * positive deltas, so a thread that ends between samples loses at most one second.
  */
 export async function sampleIdle(tree, seconds) {
@@ -102,16 +103,20 @@ export async function sampleIdle(tree, seconds) {
   const startCpu = Object.fromEntries(procs.map(([name, pid]) => [name, cpuSeconds(pid)]));
   const last = Object.fromEntries(procs.map(([name, pid]) => [name, threadSwitches(pid)]));
   const woke = Object.fromEntries(procs.map(([name]) => [name, new Map()]));
+  const perSecond = Object.fromEntries(procs.map(([name]) => [name, []]));
   const started = Date.now();
   while (Date.now() - started < seconds * 1000) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const [name, pid] of procs) {
       const now = threadSwitches(pid);
+      let second = 0;
       for (const [tid, thread] of now) {
         const before = last[name].get(tid)?.switches ?? 0;
         const delta = Math.max(0, thread.switches - before);
+        second += delta;
         woke[name].set(thread.name, (woke[name].get(thread.name) ?? 0) + delta);
       }
+      perSecond[name].push(second);
       last[name] = now;
     }
   }
@@ -124,6 +129,10 @@ export async function sampleIdle(tree, seconds) {
       cpuPercent: (100 * cpu) / (minutes * 60),
       wakeupsPerMinute: threads.reduce((total, [, n]) => total + n, 0) / minutes,
       topThreads: threads.slice(0, 5).map(([thread, n]) => `${thread} ${Math.round(n / minutes)}/min`),
+      // A steady cost shows in most seconds; a one-off burst in a few.
+      secondsWithWakeups: perSecond[name].filter((n) => n > 0).length,
+      busiestSecond: Math.max(0, ...perSecond[name]),
+      busiestSecondAt: perSecond[name].indexOf(Math.max(0, ...perSecond[name])),
     };
   }
   return result;

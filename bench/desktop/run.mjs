@@ -251,7 +251,10 @@ function report(r) {
     const cpu = Object.values(i).reduce((t, p) => t + p.cpuPercent, 0);
     const wake = Object.values(i).reduce((t, p) => t + p.wakeupsPerMinute, 0);
     console.log(`idle ${who}: CPU ${cpu.toFixed(2)} % of a core, ${Math.round(wake)} wake-ups/min`);
-    for (const [p, v] of Object.entries(i)) console.log(`  ${p}: ${v.cpuPercent.toFixed(2)} %, ${Math.round(v.wakeupsPerMinute)}/min — ${v.topThreads.join(", ")}`);
+    for (const [p, v] of Object.entries(i)) {
+      const when = `wake-ups in ${v.secondsWithWakeups} s of ${IDLE_SECS}, busiest second ${v.busiestSecond} at ${v.busiestSecondAt} s`;
+      console.log(`  ${p}: ${v.cpuPercent.toFixed(2)} %, ${Math.round(v.wakeupsPerMinute)}/min (${when}) — ${v.topThreads.join(", ")}`);
+    }
   }
 }
 

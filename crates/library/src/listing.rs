@@ -21,7 +21,7 @@ impl Library {
         let listed = self.write_state().listed();
         let matching: Vec<&SkillSummary> = listed
             .iter()
-            .filter(|line| needles.is_empty() || text_matches(&needles, &line.words))
+            .filter(|line| needles.is_empty() || text_matches(&needles, line.words()))
             .map(|line| &line.summary)
             .filter(|s| query.origin.is_none_or(|o| o == s.origin))
             .filter(|s| query.kind.is_none_or(|k| s.skill_type == Some(k)))

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::types::{Origin, SkillSummary, Validity};
 use skillcase_skill::matcher::{words, KeywordIndex};
@@ -75,13 +75,29 @@ pub struct State {
     listed: Option<Arc<Vec<Listed>>>,
 }
 
-/// One line of the skills list with the words a search matches it on, built once per change so a
-/// keystroke in the search box filters instead of re-reading every skill.
+/// One line of the skills list with the words a search matches it on, kept until the library
+/// changes so a keystroke in the search box filters instead of re-reading every skill. The words
+/// are worked out on the first search, not on the start-up path.
 #[derive(Debug)]
 pub struct Listed {
     pub summary: SkillSummary,
+    words: OnceLock<Vec<String>>,
+}
+
+impl Listed {
     /// The name, description, category and tags as [`words`]: normalised, accents removed.
-    pub words: Vec<String>,
+    pub fn words(&self) -> &[String] {
+        self.words.get_or_init(|| {
+            let summary = &self.summary;
+            let text =
+                [summary.name.as_str(), &summary.description, summary.category.as_deref().unwrap_or("")]
+                    .into_iter()
+                    .chain(summary.tags.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+            words(&text)
+        })
+    }
 }
 
 impl State {
@@ -158,12 +174,7 @@ pub fn summary(entry: &Entry, origin: Origin) -> SkillSummary {
 }
 
 fn listed(summary: SkillSummary) -> Listed {
-    let text = [summary.name.as_str(), &summary.description, summary.category.as_deref().unwrap_or("")]
-        .into_iter()
-        .chain(summary.tags.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ");
-    Listed { words: words(&text), summary }
+    Listed { summary, words: OnceLock::new() }
 }
 
 /// Runs of whitespace (newlines included) become single spaces.

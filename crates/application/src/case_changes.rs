@@ -69,9 +69,36 @@ impl Drop for CaseChanges {
     }
 }
 
+/// Runs a job for as long as the application runs: each `look` does what is due and says how
+/// long to sleep before the next (at most `longest`); a failed look is reported (`failing` says
+/// what was being done) and the job sleeps `longest`. A change wakes it early.
+pub(crate) fn spawn_job<F, Fut>(
+    mut changes: watch::Receiver<u64>,
+    longest: Duration,
+    failing: &'static str,
+    mut look: F,
+) -> JoinHandle<()>
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<Duration, skillcase_common::ErrorBody>> + Send,
+{
+    tokio::spawn(async move {
+        loop {
+            let pause = match look().await {
+                Ok(pause) => pause.min(longest),
+                Err(err) => {
+                    eprintln!("skillcase: {failing} failed: {err}");
+                    longest
+                }
+            };
+            sleep_or_change(&mut changes, pause).await;
+        }
+    })
+}
+
 /// Sleeps `pause` or until something changes, whichever comes first. Marks what was seen, so a
 /// change during the job's next look wakes it again rather than being lost.
-pub(crate) async fn sleep_or_change(changes: &mut watch::Receiver<u64>, pause: Duration) {
+async fn sleep_or_change(changes: &mut watch::Receiver<u64>, pause: Duration) {
     let changed = async {
         if changes.changed().await.is_err() {
             std::future::pending::<()>().await;

@@ -13,7 +13,7 @@ use skillcase_common::ErrorBody;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::case_changes::{sleep_or_change, NOTHING_TAKEN_PAUSE, SAFETY_NET};
+use crate::case_changes::{spawn_job, NOTHING_TAKEN_PAUSE, SAFETY_NET};
 use crate::App;
 
 /// Environment variable that caps how long the watch sleeps, in seconds (tests use 1).
@@ -28,18 +28,10 @@ pub fn poll_interval() -> Duration {
 /// Starts the watch, for as long as the application runs: it sleeps until the next promise or
 /// target falls due, until a case changes (which can move that time), or `longest`, whichever
 /// comes first.
-pub(crate) fn watch(app: App, mut changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            let pause = match app.overdue_round().await {
-                Ok(pause) => pause.min(longest),
-                Err(err) => {
-                    eprintln!("skillcase: looking for overdue promises and targets failed: {err}");
-                    longest
-                }
-            };
-            sleep_or_change(&mut changes, pause).await;
-        }
+pub(crate) fn watch(app: App, changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
+    spawn_job(changes, longest, "looking for overdue promises and targets", move || {
+        let app = app.clone();
+        async move { app.overdue_round().await }
     })
 }
 

@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::app::Inner;
-use crate::case_changes::{sleep_or_change, NOTHING_TAKEN_PAUSE, SAFETY_NET};
+use crate::case_changes::{spawn_job, NOTHING_TAKEN_PAUSE, SAFETY_NET};
 use crate::settings;
 use crate::App;
 
@@ -28,18 +28,10 @@ pub fn poll_interval() -> Duration {
 
 /// Starts the job, for as long as the application runs: it sleeps until the next reminder or
 /// closing falls due, until a case or a setting changes, or `longest`, whichever comes first.
-pub(crate) fn watch(app: App, mut changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            let pause = match app.quiet_round().await {
-                Ok(pause) => pause.min(longest),
-                Err(err) => {
-                    eprintln!("skillcase: following up quiet customers failed: {err}");
-                    longest
-                }
-            };
-            sleep_or_change(&mut changes, pause).await;
-        }
+pub(crate) fn watch(app: App, changes: watch::Receiver<u64>, longest: Duration) -> JoinHandle<()> {
+    spawn_job(changes, longest, "following up quiet customers", move || {
+        let app = app.clone();
+        async move { app.quiet_round().await }
     })
 }
 

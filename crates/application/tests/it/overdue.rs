@@ -92,26 +92,32 @@ async fn first_overdue(
     .ok()
 }
 
-/// An app whose watch would otherwise sleep an hour between looks.
-fn sleeping_an_hour(dir: &std::path::Path) -> AppOptions {
+/// An app whose watch would otherwise sleep an hour between looks, with one case open on which
+/// another connection to its database (another process, as far as the app can tell) records
+/// `promise`; returns the app and its events from before the case opened.
+async fn promise_written_elsewhere(
+    dir: &std::path::Path,
+    promise: NewPromise,
+) -> (App, tokio::sync::broadcast::Receiver<DomainEvent>) {
     std::fs::create_dir_all(dir.join("skills")).unwrap();
-    AppOptions {
+    let options = AppOptions {
         skills_dir: Some(dir.join("skills")),
         catalog_dir: None,
         overdue_poll: Duration::from_secs(3600),
         ..AppOptions::new(dir.to_path_buf())
-    }
+    };
+    let events = options.events.subscribe();
+    let app = App::start(options).await.unwrap();
+    let case = app.open_case(refund_case()).await.unwrap().case;
+    let elsewhere = SqliteCases::new(Database::open(app.database_path()).unwrap());
+    elsewhere.record_promise(&case.id, &promise).unwrap();
+    (app, events)
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_promise_another_process_writes_overdue_is_announced_without_waiting_for_a_poll() {
     let dir = tempfile::tempdir().unwrap();
-    let options = sleeping_an_hour(dir.path());
-    let mut events = options.events.subscribe();
-    let app = App::start(options).await.unwrap();
-    let case = app.open_case(refund_case()).await.unwrap().case;
-    let elsewhere = SqliteCases::new(Database::open(app.database_path()).unwrap());
-    elsewhere.record_promise(&case.id, &promise_due_an_hour_ago()).unwrap();
+    let (app, mut events) = promise_written_elsewhere(dir.path(), promise_due_an_hour_ago()).await;
 
     let announced = first_overdue(&mut events, Duration::from_secs(10)).await;
     app.stop().await;
@@ -121,16 +127,11 @@ async fn a_promise_another_process_writes_overdue_is_announced_without_waiting_f
 #[tokio::test(flavor = "multi_thread")]
 async fn a_promise_still_ahead_is_announced_when_it_falls_due_not_before() {
     let dir = tempfile::tempdir().unwrap();
-    let options = sleeping_an_hour(dir.path());
-    let mut events = options.events.subscribe();
-    let app = App::start(options).await.unwrap();
-    let case = app.open_case(refund_case()).await.unwrap().case;
     let due_in_two_seconds = NewPromise {
         due_at: Some(skillcase_application::domain::common::clock::after(Duration::from_secs(2))),
         ..promise_due_an_hour_ago()
     };
-    let elsewhere = SqliteCases::new(Database::open(app.database_path()).unwrap());
-    elsewhere.record_promise(&case.id, &due_in_two_seconds).unwrap();
+    let (app, mut events) = promise_written_elsewhere(dir.path(), due_in_two_seconds).await;
 
     let early = first_overdue(&mut events, Duration::from_millis(1500)).await;
     let on_time = first_overdue(&mut events, Duration::from_secs(10)).await;

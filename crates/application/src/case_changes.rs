@@ -224,6 +224,23 @@ mod tests {
         (dir, database)
     }
 
+    /// A fresh database, a bus, and the signal over both with a receiver subscribed from the start.
+    struct Watched {
+        _dir: tempfile::TempDir,
+        database: Arc<Database>,
+        bus: EventBus,
+        changes: CaseChanges,
+        seen: watch::Receiver<u64>,
+    }
+
+    fn watched() -> Watched {
+        let (_dir, database) = database();
+        let bus = EventBus::new();
+        let changes = CaseChanges::start(&bus, database.path());
+        let seen = changes.subscribe();
+        Watched { _dir, database, bus, changes, seen }
+    }
+
     fn write_a_setting(database: &Database, value: &str) {
         let value = value.to_string();
         database
@@ -244,13 +261,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_write_by_another_connection_to_the_database_wakes_the_jobs() {
-        let (_dir, database) = database();
-        let changes = CaseChanges::start(&EventBus::new(), database.path());
-        assert!(changes.watched(), "the data folder can be watched here");
-        let mut seen = changes.subscribe();
-        let other = Database::open(database.path()).unwrap();
+        let mut watched = watched();
+        assert!(watched.changes.watched(), "the data folder can be watched here");
+        let other = Database::open(watched.database.path()).unwrap();
         write_a_setting(&other, "written elsewhere");
-        assert!(woken(&mut seen, WAIT).await);
+        assert!(woken(&mut watched.seen, WAIT).await);
     }
 
     #[tokio::test]
@@ -276,28 +291,22 @@ mod tests {
 
     #[tokio::test]
     async fn a_case_event_on_the_bus_wakes_the_jobs_and_a_skill_event_does_not() {
-        let (_dir, database) = database();
-        let bus = EventBus::new();
-        let changes = CaseChanges::start(&bus, database.path());
-        let mut seen = changes.subscribe();
-        bus.publish(DomainEvent::SkillChanged { name: "frete".into() });
-        assert!(!woken(&mut seen, Duration::from_millis(300)).await);
-        bus.publish(DomainEvent::CaseOpened { id: "c1".into() });
-        assert!(woken(&mut seen, WAIT).await);
+        let mut watched = watched();
+        watched.bus.publish(DomainEvent::SkillChanged { name: "frete".into() });
+        assert!(!woken(&mut watched.seen, Duration::from_millis(300)).await);
+        watched.bus.publish(DomainEvent::CaseOpened { id: "c1".into() });
+        assert!(woken(&mut watched.seen, WAIT).await);
     }
 
     #[tokio::test]
     async fn a_job_sleeps_its_pause_when_nothing_changes_and_wakes_at_once_on_a_change() {
-        let (_dir, database) = database();
-        let bus = EventBus::new();
-        let changes = CaseChanges::start(&bus, database.path());
-        let mut seen = changes.subscribe();
+        let mut watched = watched();
         let started = tokio::time::Instant::now();
-        sleep_or_change(&mut seen, Duration::from_millis(200)).await;
+        sleep_or_change(&mut watched.seen, Duration::from_millis(200)).await;
         assert!(started.elapsed() >= Duration::from_millis(200));
-        bus.publish(DomainEvent::CaseChanged { id: "c1".into() });
+        watched.bus.publish(DomainEvent::CaseChanged { id: "c1".into() });
         let started = tokio::time::Instant::now();
-        sleep_or_change(&mut seen, Duration::from_secs(60)).await;
+        sleep_or_change(&mut watched.seen, Duration::from_secs(60)).await;
         assert!(started.elapsed() < WAIT);
     }
 }

@@ -32,7 +32,8 @@ pub enum DomainEvent {
     SkillChanged { name: String },
     /// A skill folder is gone from the skills directory.
     SkillRemoved { name: String },
-    /// The start-up scan of a large skills directory made progress.
+    /// The start-up scan of a large skills directory made progress; `done == total` once every
+    /// skill is listed (a list reads itself again) and once more when the scan has ended.
     ScanProgress { done: u32, total: u32 },
     /// The skills directory became unreadable (`available: false`, with why) or came back.
     SkillsDirStatus { available: bool, message: Option<String> },

@@ -22,7 +22,8 @@ use skillcase_skill::skill_dir::{FileError, Reach, SkillDir};
 use skillcase_skill::validate::{validate_package, Validated};
 
 /// Directories with more skills than this announce their scan progress while it runs (every
-/// scan announces its end, `done == total`, so the UI knows the list is complete).
+/// scan announces `done == total` when every skill is listed, and again at its end, so the UI
+/// reads the list as soon as it is complete and once more with the versions recorded).
 const PROGRESS_FROM: usize = 200;
 
 /// What a scan found.
@@ -39,6 +40,14 @@ pub struct ScanReport {
     pub recorded: u32,
     /// Set when the skills directory could not be read.
     pub unavailable: Option<String>,
+}
+
+/// What the scan's first phase leaves for its second: the catalog it read and recorded, and the
+/// report so far (with the reason when the skills directory could not be read).
+#[derive(Debug)]
+pub struct FirstListing {
+    catalog: BTreeMap<String, Entry>,
+    report: ScanReport,
 }
 
 /// A folder read in full: its package, validation and version-to-be (`None` when unreadable).
@@ -73,10 +82,46 @@ impl Library {
     /// An unreadable skills directory is reported (`skills-dir-status`), not an error: the
     /// catalog is still served, and the next scan recovers.
     pub fn scan(&self) -> Result<ScanReport, LibraryError> {
+        let first = self.list_first()?;
+        self.finish_scan(first)
+    }
+
+    /// The scan's first phase on its own: the catalog and every folder's frontmatter, listed at
+    /// once. A window starting up shows its skills after this, while the watcher is still being
+    /// armed (a walk of every folder that takes longer than this pass on a large library);
+    /// [`Library::finish_scan`] then takes the folders afresh, so nothing made in between is lost.
+    pub fn list_first(&self) -> Result<FirstListing, LibraryError> {
         let _writing = self.write_lock();
         super::folder::sweep_leftovers(&self.skills_dir);
         let catalog = self.scan_catalog()?;
-        let mut report = ScanReport { catalog: catalog.len() as u32, ..ScanReport::default_zero() };
+        let report = ScanReport { catalog: catalog.len() as u32, ..ScanReport::default_zero() };
+        match skill_folders(&self.skills_dir) {
+            Ok(folders) => {
+                self.list_quickly(&folders, &catalog);
+                let total = folders.len() as u32;
+                self.publish(DomainEvent::ScanProgress { done: total, total });
+                Ok(FirstListing { catalog, report })
+            }
+            Err(e) => {
+                let reason = e.to_string();
+                self.mark_unavailable(reason.clone(), catalog);
+                Ok(FirstListing {
+                    catalog: BTreeMap::new(),
+                    report: ScanReport { unavailable: Some(reason), ..report },
+                })
+            }
+        }
+    }
+
+    /// The scan's second phase after [`Library::list_first`]: the folders listed again (one may
+    /// have come or gone since), only those whose fingerprint differs from the last scan read in
+    /// full, new content recorded as `watch` versions.
+    pub fn finish_scan(&self, first: FirstListing) -> Result<ScanReport, LibraryError> {
+        let FirstListing { catalog, mut report } = first;
+        if report.unavailable.is_some() {
+            return Ok(report);
+        }
+        let _writing = self.write_lock();
         let folders = match skill_folders(&self.skills_dir) {
             Ok(folders) => folders,
             Err(e) => {
@@ -87,7 +132,6 @@ impl Library {
             }
         };
         report.local = folders.len() as u32;
-        self.list_quickly(&folders, &catalog);
         let local = self.reconcile(&folders, &catalog, &mut report)?;
         let (was_unavailable, note) = {
             let mut state = self.write_state();

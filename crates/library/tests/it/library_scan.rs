@@ -43,6 +43,68 @@ fn the_first_scan_records_one_watch_version_per_folder_and_a_rescan_reads_nothin
 }
 
 #[test]
+fn the_first_phase_lists_the_skills_before_any_version_is_recorded() {
+    let ws = Workspace::new();
+    write_simple(&ws.skills(), "frete", "Calcula o frete");
+    let library = Library::open(ws.options()).unwrap();
+    let _first = library.list_first().unwrap();
+    let summary = library.summary("frete").unwrap();
+    assert_eq!(summary.description, "Calcula o frete");
+    assert_eq!(summary.live_version, None);
+    assert!(library.versions("frete").unwrap().is_empty());
+}
+
+#[test]
+fn the_first_phase_says_the_list_is_complete_so_a_window_reads_it_at_once() {
+    let ws = Workspace::new();
+    write_simple(&ws.skills(), "frete", "Calcula o frete");
+    write_simple(&ws.skills(), "boleto", "Segunda via de boleto");
+    let library = Library::open(ws.options()).unwrap();
+    let mut events = ws.events.subscribe();
+    let _first = library.list_first().unwrap();
+    let progress: Vec<DomainEvent> = drain(&mut events);
+    assert_eq!(progress, [DomainEvent::ScanProgress { done: 2, total: 2 }]);
+}
+
+#[test]
+fn a_folder_added_between_the_two_phases_is_listed_and_recorded_by_the_second() {
+    let ws = Workspace::new();
+    write_simple(&ws.skills(), "frete", "Calcula o frete");
+    let library = Library::open(ws.options()).unwrap();
+    let first = library.list_first().unwrap();
+    write_simple(&ws.skills(), "boleto", "Segunda via de boleto");
+    let report = library.finish_scan(first).unwrap();
+    assert_eq!((report.local, report.read, report.recorded), (2, 2, 2));
+    assert_eq!(names(&library), ["boleto", "frete"]);
+    assert_eq!(library.versions("boleto").unwrap().len(), 1);
+}
+
+#[test]
+fn a_folder_changed_between_the_two_phases_is_listed_as_the_second_read_it() {
+    let ws = Workspace::new();
+    let dir = write_simple(&ws.skills(), "frete", "Calcula o frete");
+    ws.open();
+    let library = Library::open(ws.options()).unwrap();
+    let first = library.list_first().unwrap();
+    fs::write(dir.join("SKILL.md"), skill_md("frete", "Calcula o frete e o prazo de entrega")).unwrap();
+    library.finish_scan(first).unwrap();
+    assert_eq!(library.summary("frete").unwrap().description, "Calcula o frete e o prazo de entrega");
+    assert_eq!(library.versions("frete").unwrap().len(), 2);
+}
+
+#[test]
+fn a_folder_removed_between_the_two_phases_leaves_the_list() {
+    let ws = Workspace::new();
+    write_simple(&ws.skills(), "frete", "Calcula o frete");
+    let gone = write_simple(&ws.skills(), "boleto", "Segunda via de boleto");
+    let library = Library::open(ws.options()).unwrap();
+    let first = library.list_first().unwrap();
+    fs::remove_dir_all(gone).unwrap();
+    library.finish_scan(first).unwrap();
+    assert_eq!(names(&library), ["frete"]);
+}
+
+#[test]
 fn a_folder_changed_while_closed_gets_a_new_version_when_reopened() {
     let ws = Workspace::new();
     let dir = write_simple(&ws.skills(), "frete", "Calcula o frete");

@@ -22,6 +22,7 @@ pub mod mcp_clients;
 mod memory;
 mod overdue;
 pub mod paths;
+mod priority;
 pub mod quiet;
 pub mod replies;
 mod running;

@@ -194,10 +194,16 @@ fn open(
     std::thread::Builder::new()
         .name("skillcase-scan".into())
         .spawn(move || {
+            // Listed first, watched next (the watch's walk of every folder takes longer than
+            // the listing on a large library), then reconciled: the window shows its skills
+            // sooner, and what changes while the watch is armed is in the second phase's look.
+            // The watch and the second phase are background work, and run as such.
+            let first = scanning.list_first();
+            crate::priority::lower_this_thread();
             if let Some(options) = watch {
                 Watching::arm(&arming, start_watching(&scanning, options));
             }
-            if let Err(err) = scanning.scan() {
+            if let Err(err) = first.and_then(|first| scanning.finish_scan(first)) {
                 eprintln!("skillcase: the skills scan failed: {err}");
             }
             crate::memory::release_freed();

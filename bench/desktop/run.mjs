@@ -3,7 +3,8 @@
 // the end-to-end harness (Xvfb, tauri-driver, WebKitWebDriver) with the same environment.
 // Run it with bench/desktop.sh; settings come from the environment:
 //   STARTS (5) launches of each window, alternating; PRESSES (100) keys per latency measure;
-//   WORK_ROUNDS (60) cases answered in the simulated work; IDLE_SECS (600) idle sampling per window.
+//   WORK_ROUNDS (60) cases answered in the simulated work; IDLE_SECS (600) idle sampling per window;
+//   PHASES (start,latency,idle) which parts to run, to look again at one of them quickly.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +26,7 @@ const WORK_ROUNDS = setting("WORK_ROUNDS", 60);
 const IDLE_SECS = setting("IDLE_SECS", 600);
 const SKILLS = setting("SKILLS", 10_000);
 const CASES = setting("CASES", 100_000);
+const PHASES = new Set((process.env.PHASES ?? "start,latency,idle").split(","));
 const KEY = { Enter: "\uE007", Escape: "\uE00C", Backspace: "\uE003", Ctrl: "\uE009", Down: "\uE015", Up: "\uE013" };
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -202,14 +204,18 @@ async function main() {
     writeSkills(dirs.skills, SKILLS);
     writeCases(CLI, dirs.data, dirs.skills, CASES);
     setEndpoint(dirs.data, endpoint.url);
-    for (let i = 1; i <= STARTS; i++) {
+    for (let i = 1; PHASES.has("start") && i <= STARTS; i++) {
       log(`start ${i} of ${STARTS}`);
       await startOnce(dirs, results);
     }
-    log("latency and work");
-    await latencies(dirs, results);
-    log(`idle, ${IDLE_SECS} s each`);
-    await idle(dirs, results);
+    if (PHASES.has("latency")) {
+      log("latency and work");
+      await latencies(dirs, results);
+    }
+    if (PHASES.has("idle")) {
+      log(`idle, ${IDLE_SECS} s each`);
+      await idle(dirs, results);
+    }
   } finally {
     endpoint.stop();
     rmSync(root, { recursive: true, force: true });
@@ -221,6 +227,11 @@ async function main() {
 }
 
 function report(r) {
+  if (r.blank.firstPaint.length > 0) reportStart(r);
+  reportLater(r);
+}
+
+function reportStart(r) {
   const ms = (s) => `${Math.round(s * 1000)} ms`;
   const mib = (m) => `${Math.round(m)} MB`;
   const memMedian = (list, key) => median(list.map((m) => m[key]));
@@ -235,6 +246,10 @@ function report(r) {
   for (const [who, m] of [["blank", r.blank.memory.at(-1)], ["app", r.app.memory.at(-1)]]) {
     console.log(`  ${who}: ${Object.entries(m.parts).map(([p, v]) => `${p} PSS ${mib(v.pss)} (anon ${mib(v.pssAnon)}) RSS ${mib(v.rss)}`).join("; ")}`);
   }
+}
+
+function reportLater(r) {
+  const mib = (m) => `${Math.round(m)} MB`;
   if (r.app.work) {
     const w = r.app.work;
     console.log(`after ${w.rounds} cases answered and searched (${w.minutes.toFixed(1)} min): PSS ${mib(w.before.pss)} → ${mib(w.after.pss)}`);

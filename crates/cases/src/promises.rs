@@ -137,12 +137,19 @@ pub struct OverduePromise {
     pub quote: String,
 }
 
+/// The partial index of the promises on open cases not yet announced (the overdue watch's).
+const WATCH_INDEX: &str = "cases_promise_watch";
+
 /// The open cases whose promise is overdue at `now` and that nobody was told about yet; marks
 /// them told, so each overdue promise is announced once whichever instance polls first.
 pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverduePromise>, CasesError> {
-    let condition = "promise_due_at <= $1 AND status IN ('awaiting_human', 'awaiting_lead')";
-    let rows =
-        crate::sla::take_marked(sql, "promise_overdue_told", condition, "id, number, promise_quote", now)?;
+    let marked = crate::sla::Marked {
+        told: "promise_overdue_told",
+        index: WATCH_INDEX,
+        condition: "promise_due_at <= $1 AND status IN ('awaiting_human', 'awaiting_lead')",
+        columns: "id, number, promise_quote",
+    };
+    let rows = crate::sla::take_marked(sql, marked, now)?;
     rows.iter()
         .map(|row| {
             Ok(OverduePromise {
@@ -157,10 +164,13 @@ pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverduePromise>,
 /// When the next promise not yet announced falls due on an open case (`None`: none is owed), so
 /// the watch sleeps until then instead of looking on a timer. Same condition as [`take_overdue`].
 pub fn next_overdue(sql: &mut dyn Sql) -> Result<Option<String>, CasesError> {
+    let from = sql.dialect().indexed_by(WATCH_INDEX);
     let row = sql.query_opt(
-        "SELECT promise_due_at FROM cases WHERE promise_due_at IS NOT NULL \
-         AND status IN ('awaiting_human', 'awaiting_lead') AND NOT promise_overdue_told \
-         ORDER BY promise_due_at LIMIT 1",
+        &format!(
+            "SELECT promise_due_at FROM cases{from} WHERE promise_due_at IS NOT NULL \
+             AND status IN ('awaiting_human', 'awaiting_lead') AND NOT promise_overdue_told \
+             ORDER BY promise_due_at LIMIT 1"
+        ),
         args![],
     )?;
     row.map(|row| row.text(0)).transpose()

@@ -286,13 +286,18 @@ pub fn take_overdue(sql: &mut dyn Sql, now: &str) -> Result<Vec<OverdueTarget>, 
 /// When the next running target not yet announced falls due (`None`: no clock runs), read from
 /// the partial indexes that hold exactly the clocks [`take_overdue`] takes.
 pub fn next_overdue(sql: &mut dyn Sql) -> Result<Option<String>, CasesError> {
+    let dialect = sql.dialect();
     let row = sql.query_one(
-        "SELECT (SELECT min(first_reply_due_at) FROM cases WHERE first_reply_at IS NULL \
-                 AND NOT first_reply_overdue_told AND first_reply_due_at IS NOT NULL \
-                 AND closed_at IS NULL AND sla_paused_at IS NULL), \
-                (SELECT min(resolution_due_at) FROM cases WHERE closed_at IS NULL \
-                 AND NOT resolution_overdue_told AND resolution_due_at IS NOT NULL \
-                 AND sla_paused_at IS NULL)",
+        &format!(
+            "SELECT (SELECT min(first_reply_due_at) FROM cases{} WHERE first_reply_at IS NULL \
+                     AND NOT first_reply_overdue_told AND first_reply_due_at IS NOT NULL \
+                     AND closed_at IS NULL AND sla_paused_at IS NULL), \
+                    (SELECT min(resolution_due_at) FROM cases{} WHERE closed_at IS NULL \
+                     AND NOT resolution_overdue_told AND resolution_due_at IS NOT NULL \
+                     AND sla_paused_at IS NULL)",
+            dialect.indexed_by(FIRST_REPLY_INDEX),
+            dialect.indexed_by(RESOLUTION_INDEX),
+        ),
         args![],
     )?;
     Ok(earliest([row.opt_text(0)?, row.opt_text(1)?]))
@@ -310,14 +315,18 @@ pub fn earliest(times: impl IntoIterator<Item = Option<String>>) -> Option<Strin
 
 /// One target's clocks that fell due at `now` unannounced, marked told.
 fn take_target(sql: &mut dyn Sql, target: SlaTarget, now: &str) -> Result<Vec<OverdueTarget>, CasesError> {
-    let (told, due, running) = match target {
-        SlaTarget::FirstReply => {
-            ("first_reply_overdue_told", "first_reply_due_at", "first_reply_at IS NULL AND ")
-        }
-        SlaTarget::Resolution => ("resolution_overdue_told", "resolution_due_at", ""),
+    let (told, due, running, index) = match target {
+        SlaTarget::FirstReply => (
+            "first_reply_overdue_told",
+            "first_reply_due_at",
+            "first_reply_at IS NULL AND ",
+            FIRST_REPLY_INDEX,
+        ),
+        SlaTarget::Resolution => ("resolution_overdue_told", "resolution_due_at", "", RESOLUTION_INDEX),
     };
     let condition = format!("{due} <= $1 AND {running}closed_at IS NULL AND sla_paused_at IS NULL");
-    let rows = take_marked(sql, told, &condition, &format!("id, number, {due}"), now)?;
+    let marked = Marked { told, index, condition: &condition, columns: &format!("id, number, {due}") };
+    let rows = take_marked(sql, marked, now)?;
     rows.iter()
         .map(|row| {
             Ok(OverdueTarget { case_id: row.text(0)?, number: row.int(1)?, target, due_at: row.text(2)? })
@@ -325,22 +334,35 @@ fn take_target(sql: &mut dyn Sql, target: SlaTarget, now: &str) -> Result<Vec<Ov
         .collect()
 }
 
-/// Sets the flag `told` on the cases matching `condition` (`$1` is `now`) whose flag is still
-/// off, returning `columns` of each, by number. On the team database the rows are locked in id
-/// order and the ones another instance holds are skipped: that instance is taking them, and if
-/// it rolls back they are still due at the next poll.
+/// The partial index of the first-reply clocks still running and not yet announced.
+const FIRST_REPLY_INDEX: &str = "cases_first_reply_due";
+/// The partial index of the resolution clocks still running and not yet announced.
+const RESOLUTION_INDEX: &str = "cases_resolution_due";
+
+/// What [`take_marked`] takes: the cases matching `condition` (`$1` is `now`) whose flag `told`
+/// is still off, read through the partial `index` that holds exactly those, returning `columns`.
+pub(crate) struct Marked<'a> {
+    pub told: &'a str,
+    pub index: &'a str,
+    pub condition: &'a str,
+    pub columns: &'a str,
+}
+
+/// Sets the flag on the cases [`Marked`] names, returning its columns of each, by number. On the
+/// team database the rows are locked in id order and the ones another instance holds are
+/// skipped: that instance is taking them, and if it rolls back they are still due at the next
+/// poll.
 pub(crate) fn take_marked(
     sql: &mut dyn Sql,
-    told: &str,
-    condition: &str,
-    columns: &str,
+    marked: Marked<'_>,
     now: &str,
 ) -> Result<Vec<crate::sql::Row>, CasesError> {
-    let skip_locked = sql.dialect().skip_locked();
+    let Marked { told, index, condition, columns } = marked;
+    let (skip_locked, from) = (sql.dialect().skip_locked(), sql.dialect().indexed_by(index));
     let mut rows = sql.query(
         &format!(
             "UPDATE cases SET {told} = true WHERE id IN (\
-                 SELECT id FROM cases WHERE {condition} AND NOT {told} ORDER BY id{skip_locked}) \
+                 SELECT id FROM cases{from} WHERE {condition} AND NOT {told} ORDER BY id{skip_locked}) \
              RETURNING {columns}"
         ),
         args![now],

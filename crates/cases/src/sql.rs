@@ -38,6 +38,16 @@ impl Dialect {
         }
     }
 
+    /// Names the index a query of the overdue jobs reads on SQLite, whose planner (without
+    /// statistics) would rather walk every open case in the order asked for than a partial index
+    /// of the few due; PostgreSQL's planner weighs its statistics and needs no hint.
+    pub fn indexed_by(self, index: &str) -> String {
+        match self {
+            Dialect::Sqlite => format!(" INDEXED BY {index}"),
+            Dialect::Postgres => String::new(),
+        }
+    }
+
     /// The smaller of two values of one row (SQLite's scalar `min`).
     pub fn least(self) -> &'static str {
         match self {

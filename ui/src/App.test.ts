@@ -55,9 +55,11 @@ describe("the shell", () => {
   it("switches screens when a navigation item is clicked", async () => {
     render(App);
     await fireEvent.click(screen.getByRole("button", { name: /^Catalog/ }));
-    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Catalog");
+    // Screens other than the first load on first use (under Vitest, compiled then).
+    const loaded = { timeout: 15_000 };
+    expect(await screen.findByRole("heading", { level: 1, name: "Catalog" }, loaded)).toBeTruthy();
     await fireEvent.click(screen.getByRole("button", { name: /^Cases/ }));
-    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Cases");
+    expect(await screen.findByRole("heading", { level: 1, name: "Cases" }, loaded)).toBeTruthy();
   });
 
   it("badges the Cases item with the unread cases waiting on the person", async () => {

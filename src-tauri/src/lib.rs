@@ -128,6 +128,7 @@ registered![
 ];
 
 pub fn run() {
+    skillcase_application::memory::limit_malloc_arenas();
     let state = match AppState::start() {
         Ok(state) => state,
         Err(err) => {

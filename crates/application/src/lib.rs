@@ -19,7 +19,7 @@ pub mod export;
 pub mod info;
 pub mod install;
 pub mod mcp_clients;
-mod memory;
+pub mod memory;
 mod overdue;
 pub mod paths;
 mod priority;

@@ -102,14 +102,10 @@ impl Library {
                 self.publish(DomainEvent::ScanProgress { done: total, total });
                 Ok(FirstListing { catalog, report })
             }
-            Err(e) => {
-                let reason = e.to_string();
-                self.mark_unavailable(reason.clone(), catalog);
-                Ok(FirstListing {
-                    catalog: BTreeMap::new(),
-                    report: ScanReport { unavailable: Some(reason), ..report },
-                })
-            }
+            Err(e) => Ok(FirstListing {
+                catalog: BTreeMap::new(),
+                report: self.mark_unavailable(&e, catalog, report),
+            }),
         }
     }
 
@@ -124,12 +120,7 @@ impl Library {
         let _writing = self.write_lock();
         let folders = match skill_folders(&self.skills_dir) {
             Ok(folders) => folders,
-            Err(e) => {
-                let reason = e.to_string();
-                self.mark_unavailable(reason.clone(), catalog);
-                report.unavailable = Some(reason);
-                return Ok(report);
-            }
+            Err(e) => return Ok(self.mark_unavailable(&e, catalog, report)),
         };
         report.local = folders.len() as u32;
         let local = self.reconcile(&folders, &catalog, &mut report)?;
@@ -314,7 +305,15 @@ impl Library {
         Ok(read)
     }
 
-    fn mark_unavailable(&self, reason: String, catalog: BTreeMap<String, Entry>) {
+    /// The skills directory cannot be read (`error`): the list keeps the catalog alone, the
+    /// window is told once, and `report` says why.
+    fn mark_unavailable(
+        &self,
+        error: &dyn std::fmt::Display,
+        catalog: BTreeMap<String, Entry>,
+        report: ScanReport,
+    ) -> ScanReport {
+        let reason = error.to_string();
         let newly = {
             let mut state = self.write_state();
             state.local.clear();
@@ -323,8 +322,9 @@ impl Library {
             state.unavailable.replace(reason.clone()).is_none()
         };
         if newly {
-            self.publish(DomainEvent::SkillsDirStatus { available: false, message: Some(reason) });
+            self.publish(DomainEvent::SkillsDirStatus { available: false, message: Some(reason.clone()) });
         }
+        ScanReport { unavailable: Some(reason), ..report }
     }
 
     /// Re-reads one skill folder after a change the watcher saw (`source` is usually `watch`):

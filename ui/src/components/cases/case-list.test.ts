@@ -58,3 +58,24 @@ describe("the inbox list while a person types a search", () => {
     await vi.waitFor(() => expect(document.body.textContent).toContain("Refund for order 4242"));
   });
 });
+
+describe("the inbox list after a case event", () => {
+  it("asks again for the newest page when an older request, arriving later, stopped it", async () => {
+    let finishOlder: (value: CasePage) => void = () => {};
+    casesList.mockImplementationOnce(() => new Promise((resolve) => (finishOlder = resolve)));
+    casesList.mockImplementationOnce(async () => {
+      throw { code: "superseded", message: "a newer request of the same kind replaced this one" };
+    });
+    casesList.mockImplementationOnce(async () => page([]));
+    const filter: CaseFilter = { offset: 0, limit: 0 };
+    const list = render(CaseList, props(filter));
+    await vi.waitFor(() => expect(casesList).toHaveBeenCalledTimes(1));
+
+    await list.rerender({ ...props(filter), revision: 1 });
+    await vi.waitFor(() => expect(casesList).toHaveBeenCalledTimes(3));
+    finishOlder(page(["Cancelled a moment ago"]));
+
+    await vi.waitFor(() => expect(document.body.textContent).toContain("Nothing waits on you"));
+    expect(document.body.textContent).not.toContain("Cancelled a moment ago");
+  });
+});

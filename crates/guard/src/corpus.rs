@@ -34,22 +34,26 @@ pub fn data_dir() -> PathBuf {
 /// (the corpus and blind files have all eight, `label lang domain register kind text actor due`).
 pub fn load_labelled(path: &Path) -> Vec<Example> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parse_labelled(&text, &path.display().to_string())
+}
+
+/// [`load_labelled`] on the text of a file called `name` (for messages in a panic).
+pub fn parse_labelled(text: &str, name: &str) -> Vec<Example> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().trim_end().split('\t').collect();
-    let column = |name: &str| header.iter().position(|h| *h == name);
-    let required =
-        |name: &str| column(name).unwrap_or_else(|| panic!("{}: no {name} column", path.display()));
+    let column = |wanted: &str| header.iter().position(|h| *h == wanted);
+    let required = |wanted: &str| column(wanted).unwrap_or_else(|| panic!("{name}: no {wanted} column"));
     let (label_at, lang_at, text_at) = (required("label"), required("lang"), required("text"));
     let optional = ["domain", "register", "kind", "actor", "due"].map(column);
     lines
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
             let cols: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cols.len(), header.len(), "{}: {} columns in {line:?}", path.display(), cols.len());
+            assert_eq!(cols.len(), header.len(), "{name}: {} columns in {line:?}", cols.len());
             let get = |at: Option<usize>| at.map(|i| unescape(cols[i])).unwrap_or_default();
             Example {
-                promise: label(cols[label_at], path),
-                language: language(cols[lang_at], path),
+                promise: label(cols[label_at], name),
+                language: language(cols[lang_at], name),
                 domain: get(optional[0]),
                 register: get(optional[1]),
                 kind: get(optional[2]),
@@ -64,15 +68,19 @@ pub fn load_labelled(path: &Path) -> Vec<Example> {
 /// The rows of one older `label<TAB>phrase` file.
 pub fn load_phrases(path: &Path, language: Language) -> Vec<Example> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parse_phrases(&text, &path.display().to_string(), language)
+}
+
+/// [`load_phrases`] on the text of a file called `name`.
+pub fn parse_phrases(text: &str, name: &str, language: Language) -> Vec<Example> {
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("label\tphrase"), "{}: header", path.display());
+    assert_eq!(lines.next(), Some("label\tphrase"), "{name}: header");
     lines
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
-            let (l, phrase) =
-                line.split_once('\t').unwrap_or_else(|| panic!("{}: no tab in {line:?}", path.display()));
+            let (l, phrase) = line.split_once('\t').unwrap_or_else(|| panic!("{name}: no tab in {line:?}"));
             Example {
-                promise: label(l, path),
+                promise: label(l, name),
                 language,
                 domain: String::new(),
                 register: String::new(),
@@ -105,19 +113,19 @@ pub fn phrases() -> Vec<Example> {
     rows
 }
 
-fn label(s: &str, path: &Path) -> bool {
+fn label(s: &str, name: &str) -> bool {
     match s {
         "promise" => true,
         "clear" => false,
-        other => panic!("{}: unknown label {other:?}", path.display()),
+        other => panic!("{name}: unknown label {other:?}"),
     }
 }
 
-fn language(s: &str, path: &Path) -> Language {
+fn language(s: &str, name: &str) -> Language {
     match s {
         "en" => Language::En,
         "pt-BR" => Language::PtBr,
-        other => panic!("{}: unknown language {other:?}", path.display()),
+        other => panic!("{name}: unknown language {other:?}"),
     }
 }
 

@@ -3,6 +3,7 @@
 //! lives with the cases. The contract and how the detector decides are in [`detect`].
 
 pub mod analysis;
+pub mod base;
 pub mod corpus;
 pub mod detect;
 pub mod due;
@@ -10,6 +11,7 @@ pub mod eval;
 pub mod features;
 pub mod model;
 mod normalize;
+pub mod retrain;
 mod spans;
 mod text;
 pub mod train;

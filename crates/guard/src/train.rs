@@ -40,6 +40,9 @@ pub struct Config {
     /// Weight of the older phrase files (the first detector's behaviour specification) against
     /// one corpus message.
     pub phrase_weight: f32,
+    /// Weight of a team's mark ([`crate::retrain`]) against one corpus message: a mark is the
+    /// team's own phrasing, of which the corpus has none, so it counts for several.
+    pub mark_weight: f32,
     pub seed: u64,
 }
 
@@ -58,6 +61,7 @@ impl Config {
         positive_weight: 1.0,
         dropout: 0.0,
         phrase_weight: 1.0,
+        mark_weight: 4.0,
         seed: 0x0002,
     };
 }
@@ -164,6 +168,40 @@ struct Instance<'a> {
     buckets: &'a [u32],
     positive: bool,
     weight: f32,
+    /// From a team's mark ([`crate::retrain`]): placed among the others without changing their
+    /// order, so adding a mark changes the model by what the mark teaches, not by a new shuffle.
+    mark: bool,
+}
+
+/// The order of one epoch: the other instances shuffled in place (the same draws whatever the
+/// marks), the marks inserted at positions drawn from their own generator.
+fn epoch_order(
+    order: &mut [usize],
+    marks: &[usize],
+    rng: &mut SplitMix,
+    mark_rng: &mut SplitMix,
+) -> Vec<usize> {
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i + 1);
+        order.swap(i, j);
+    }
+    if marks.is_empty() {
+        return order.to_vec();
+    }
+    let mut placed: Vec<(usize, usize)> =
+        marks.iter().map(|&m| (mark_rng.below(order.len() + 1), m)).collect();
+    placed.sort_unstable();
+    let mut out = Vec::with_capacity(order.len() + marks.len());
+    let mut next = placed.iter().peekable();
+    for (at, &k) in order.iter().enumerate() {
+        while let Some(&&(_, m)) = next.peek().filter(|(p, _)| *p == at) {
+            out.push(m);
+            next.next();
+        }
+        out.push(k);
+    }
+    out.extend(next.map(|&(_, m)| m));
+    out
 }
 
 /// Averaged SGD on logistic loss over `instances`; returns one weight per bucket.
@@ -171,8 +209,9 @@ fn sgd(instances: &[Instance<'_>], config: &Config) -> Vec<f32> {
     let size = 1usize << config.bits;
     let mut w = vec![0f64; size];
     let mut u = vec![0f64; size];
-    let mut order: Vec<usize> = (0..instances.len()).collect();
+    let (marks, mut order): (Vec<usize>, Vec<usize>) = (0..instances.len()).partition(|&k| instances[k].mark);
     let mut rng = SplitMix(config.seed);
+    let mut mark_rng = SplitMix(config.seed ^ 0x6d61_726b);
     let mut step = 1f64;
     let rate = f64::from(config.rate);
     let l2 = f64::from(config.l2);
@@ -181,11 +220,7 @@ fn sgd(instances: &[Instance<'_>], config: &Config) -> Vec<f32> {
     let boost = 1.0 / (1.0 - f64::from(config.dropout));
     let mut kept: Vec<(usize, f64)> = Vec::with_capacity(1024);
     for _ in 0..config.epochs {
-        for i in (1..order.len()).rev() {
-            let j = rng.below(i + 1);
-            order.swap(i, j);
-        }
-        for &k in &order {
+        for k in epoch_order(&mut order, &marks, &mut rng, &mut mark_rng) {
             let inst = &instances[k];
             kept.clear();
             for &b in inst.buckets {
@@ -233,17 +268,31 @@ pub fn fit(data: &Data, members: &[usize], config: &Config) -> Vec<f32> {
         let mut instances = Vec::new();
         for (slot, &m) in chosen.iter().zip(members) {
             let sentences = &data.prepared[m].sentences;
-            let weight = if data.examples[m].domain.is_empty() { config.phrase_weight } else { 1.0 };
+            let example = &data.examples[m];
+            let mark = example.kind == crate::retrain::MARK_KIND;
+            let weight = if mark {
+                config.mark_weight
+            } else if example.domain.is_empty() {
+                config.phrase_weight
+            } else {
+                1.0
+            };
             if data.examples[m].promise {
                 if let Some(s) = slot {
                     instances.push(Instance {
                         buckets: &sentences[*s],
                         positive: true,
                         weight: weight * config.positive_weight,
+                        mark,
                     });
                 }
             } else {
-                instances.extend(sentences.iter().map(|s| Instance { buckets: s, positive: false, weight }));
+                instances.extend(sentences.iter().map(|s| Instance {
+                    buckets: s,
+                    positive: false,
+                    weight,
+                    mark,
+                }));
             }
         }
         weights = sgd(&instances, config);
@@ -362,6 +411,23 @@ pub fn language_name(language: Language) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_join_an_epoch_without_changing_the_order_of_the_rest() {
+        let order_of = |marks: &[usize]| {
+            let mut order: Vec<usize> = (0..50).collect();
+            let (mut rng, mut mark_rng) = (SplitMix(7), SplitMix(9));
+            let epoch = epoch_order(&mut order, marks, &mut rng, &mut mark_rng);
+            epoch_order(&mut order, marks, &mut rng, &mut mark_rng)
+                .into_iter()
+                .chain(epoch)
+                .collect::<Vec<_>>()
+        };
+        let plain = order_of(&[]);
+        let with_marks = order_of(&[50, 51, 52]);
+        assert_eq!(with_marks.len(), plain.len() + 6);
+        assert_eq!(with_marks.iter().copied().filter(|&k| k < 50).collect::<Vec<_>>(), plain);
+    }
 
     #[test]
     fn the_exponential_matches_the_platform_one_closely() {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use skillcase_cases::delivery::{DeliveryWaker, DeliveryWorker, WorkerOptions};
-use skillcase_cases::{CasesRepository, OutboxRepository, SavedRepliesRepository};
+use skillcase_cases::{CasesRepository, GuardRepository, OutboxRepository, SavedRepliesRepository};
 use skillcase_cases_sqlite::SqliteCases;
 use skillcase_common::events::{DomainEvent, EventBus};
 use skillcase_common::ErrorBody;
@@ -106,6 +106,9 @@ pub(crate) struct Inner {
     pub cases: Arc<dyn CasesRepository>,
     pub outbox: Arc<dyn OutboxRepository>,
     pub replies: Arc<dyn SavedRepliesRepository>,
+    /// The guardrail's marks and adopted model: the team's on a team database.
+    pub guard: Arc<dyn GuardRepository>,
+    pub(crate) model_in_use: crate::teaching::ModelInUse,
     pub settings: Arc<dyn SettingsRepository>,
     pub tokens: Arc<TokenStore>,
     pub library: RunningLibrary,
@@ -160,9 +163,12 @@ impl App {
         if options.background {
             library.get()?;
         }
-        let (cases, outbox): (Arc<dyn CasesRepository>, Arc<dyn OutboxRepository>) = match &team {
-            Some(team) => (Arc::new(team.cases.clone()), Arc::new(team.cases.clone())),
-            None => (Arc::new(sqlite.clone()), Arc::new(sqlite.clone())),
+        type Repositories = (Arc<dyn CasesRepository>, Arc<dyn OutboxRepository>, Arc<dyn GuardRepository>);
+        let (cases, outbox, guard): Repositories = match &team {
+            Some(team) => {
+                (Arc::new(team.cases.clone()), Arc::new(team.cases.clone()), Arc::new(team.cases.clone()))
+            }
+            None => (Arc::new(sqlite.clone()), Arc::new(sqlite.clone()), Arc::new(sqlite.clone())),
         };
         let replies: Arc<dyn SavedRepliesRepository> = Arc::new(sqlite.clone());
         let delivers = team.as_ref().is_none_or(crate::team::TeamConnection::delivers);
@@ -192,6 +198,8 @@ impl App {
                 cases,
                 outbox,
                 replies,
+                guard,
+                model_in_use: crate::teaching::ModelInUse::default(),
                 settings,
                 tokens,
                 library,

@@ -223,7 +223,8 @@ impl App {
         let verdict = self
             .blocking(move |app| {
                 let calendar = || crate::settings::calendar(app.settings.as_ref());
-                Ok(guard::before_send(app.cases.as_ref(), request, &calendar)?)
+                let model = app.model_in_use.get(app.guard.as_ref())?;
+                Ok(guard::before_send(app.cases.as_ref(), request, &model, &calendar)?)
             })
             .await?;
         if let Some(case) = &verdict.auto_opened_case {

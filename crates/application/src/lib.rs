@@ -5,7 +5,7 @@
 //! [`skills`] (library, disclosure levels, import, edits, catalog), [`export`] (the `.skill`
 //! export and the security scan of a library skill), [`install`] (install to agents: copies into
 //! agents' skills folders, sync and verify), [`catalogs`] (remote catalogs: subscribe, pull,
-//! fork on install, the inventory), [`replies`] (saved replies) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
+//! fork on install, the inventory), [`replies`] (saved replies), [`teaching`] (marks on the guardrail's verdicts and retraining) and [`workspace`] (settings changes). [`settings`], [`paths`], [`token`] and [`info`] are what those are made of;
 //! [`mcp_clients`] knows the MCP clients connected right now.
 
 pub mod alerts;
@@ -28,6 +28,7 @@ pub mod replies;
 mod running;
 pub mod settings;
 pub mod skills;
+pub mod teaching;
 pub mod team;
 pub mod token;
 mod trigger_tests;

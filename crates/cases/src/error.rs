@@ -60,6 +60,8 @@ pub enum CasesError {
     UnknownVariable { name: String },
     #[error("no saved reply with id {id}")]
     SavedReplyNotFound { id: String },
+    #[error("no guardrail mark with id {id}")]
+    GuardMarkNotFound { id: i64 },
     /// A saved-replies file that cannot be imported; `entry` counts from 1.
     #[error("{}{reason}", entry.map(|n| format!("entry {n}: ")).unwrap_or_else(|| "the file cannot be imported: ".into()))]
     InvalidSavedRepliesFile { entry: Option<usize>, reason: String },
@@ -113,6 +115,7 @@ impl Coded for CasesError {
             CasesError::InvalidSavedReply { .. } => "invalid_saved_reply",
             CasesError::UnknownVariable { .. } => "unknown_variable",
             CasesError::SavedReplyNotFound { .. } => "saved_reply_not_found",
+            CasesError::GuardMarkNotFound { .. } => "guard_mark_not_found",
             CasesError::InvalidSavedRepliesFile { .. } => "invalid_saved_replies_file",
             CasesError::InCase { source, .. } => source.code(),
             CasesError::Storage { code, .. } => code,
@@ -126,6 +129,7 @@ impl Coded for CasesError {
             | CasesError::DeliveryNotFound { id }
             | CasesError::SavedReplyNotFound { id } => Some(json!({ "id": id })),
             CasesError::CaseNumberNotFound { number } => Some(json!({ "number": number })),
+            CasesError::GuardMarkNotFound { id } => Some(json!({ "id": id })),
             CasesError::InvalidTransition { from, action } => {
                 Some(json!({ "from": from.as_str(), "action": action }))
             }

@@ -19,7 +19,8 @@ use crate::repository::{CasesRepository, Veto, VetoCount};
 use crate::CasesError;
 use skillcase_common::error::Coded;
 use skillcase_guard::due::{due_for, Calendar};
-use skillcase_guard::{detect, Detection, Language, Span, SpanRole};
+use skillcase_guard::model::Model;
+use skillcase_guard::{detect_with, Detection, Language, Span, SpanRole};
 
 use crate::promises::NewPromise;
 
@@ -132,19 +133,21 @@ impl Coded for GuardError {
     }
 }
 
-/// Decides whether the agent may send `req.message` (SPEC B5); see the module doc. `calendar`
-/// gives the workspace's business calendar, in which a promise's due time is resolved; it is
-/// asked for only when a promise passes.
+/// Decides whether the agent may send `req.message` (SPEC B5); see the module doc. `model` is
+/// the workspace's detector model (the shipped one, or the one a retrain with the team's marks
+/// adopted). `calendar` gives the workspace's business calendar, in which a promise's due time
+/// is resolved; it is asked for only when a promise passes.
 pub fn before_send(
     cases: &dyn CasesRepository,
     req: BeforeSend,
+    model: &Model,
     calendar: &dyn Fn() -> Calendar,
 ) -> Result<Verdict, GuardError> {
     let req = checked(req)?;
     if !cases.agent_switches(req.agent_id.as_deref())?.guardrail_enabled {
         return Ok(unchecked(req.agent_id.as_deref().unwrap_or_default()));
     }
-    let found = detect(&req.message);
+    let found = detect_with(model, &req.message);
     if !found.promise {
         return Ok(verdict(VerdictKind::Pass, None, &found, 0));
     }
@@ -153,6 +156,7 @@ pub fn before_send(
         turn_id: req.turn_id.clone(),
         rule: found.rule.clone(),
         evidence: found.evidence.clone(),
+        message: req.message.clone(),
     };
     let vetoes = match cases.record_veto(&veto)? {
         VetoCount::Covered(case) => {

@@ -29,6 +29,7 @@ pub mod endpoint;
 pub mod error;
 pub mod guard;
 pub mod lease;
+pub mod marks;
 pub mod model;
 pub mod notes;
 pub mod outbox;
@@ -50,6 +51,6 @@ pub mod veto;
 
 pub use error::CasesError;
 pub use replies::SavedRepliesRepository;
-pub use repository::{CasesRepository, OutboxRepository};
+pub use repository::{CasesRepository, GuardRepository, OutboxRepository};
 /// The clock every case time comes from (re-exported so callers need not know it is shared).
 pub use skillcase_common::clock;

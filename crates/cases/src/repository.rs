@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::agents::{AgentInput, AgentSwitches, AgentView};
 use super::endpoint::{EndpointInput, EndpointSettings, EndpointView};
 use super::error::CasesError;
+use super::marks::{AdoptedModel, Mark, NewMark, VetoEntry};
 use super::model::{Actor, Case, CaseEvent, Delivery, DeliveryState, HumanAction, NewCase};
 use super::outbox::{Attempt, Backoff, Claimed, OutboxStatus};
 use super::promises::{NewPromise, OverduePromise};
@@ -20,6 +21,8 @@ use super::sla::OverdueTarget;
 use super::store::{CaseFilter, CasePage, CaseWithTimeline, TabCounts};
 use super::transition::{self, OpenOutcome};
 use crate::sql::Storage;
+use skillcase_guard::model::Model;
+use skillcase_guard::retrain::Report;
 
 /// Cases, their append-only timelines, what a person has read, and the guardrail's veto counts.
 pub trait CasesRepository: Send + Sync {
@@ -120,6 +123,8 @@ pub struct Veto {
     pub turn_id: String,
     pub rule: Option<String>,
     pub evidence: Option<String>,
+    /// The whole message, for the veto log a person marks from.
+    pub message: String,
 }
 
 /// What [`CasesRepository::record_veto`] found.
@@ -129,6 +134,64 @@ pub enum VetoCount {
     Covered(Box<Case>),
     /// Vetoes in this turn, this one included.
     Vetoes(i64),
+}
+
+/// What people taught the guardrail (SPEC B5): their marks, the veto log they mark from, and the
+/// model a retrain adopted ([`crate::marks`]). On a team's database the marks are the team's.
+pub trait GuardRepository: Send + Sync {
+    /// Stores a person's mark; a message marked again keeps only its newest mark.
+    fn add_mark(&self, mark: &NewMark, by: &str) -> Result<Mark, CasesError>;
+    /// Removes a mark (`guard_mark_not_found` when there is none).
+    fn remove_mark(&self, id: i64) -> Result<(), CasesError>;
+    /// Every mark, oldest first.
+    fn marks(&self) -> Result<Vec<Mark>, CasesError>;
+    /// The newest vetoed turns, newest first.
+    fn vetoes(&self, limit: i64) -> Result<Vec<VetoEntry>, CasesError>;
+    /// The model a retrain adopted, if one did.
+    fn adopted_model(&self) -> Result<Option<AdoptedModel>, CasesError>;
+    /// When the adopted model was adopted (`None`: the shipped model is in use).
+    fn adopted_at(&self) -> Result<Option<String>, CasesError>;
+    /// Makes `model` the workspace's guardrail model; returns when.
+    fn adopt_model(&self, model: &Model, report: &Report, by: &str) -> Result<String, CasesError>;
+    /// Goes back to the shipped model.
+    fn forget_model(&self) -> Result<(), CasesError>;
+}
+
+/// Every storage keeps the guardrail's marks too.
+impl<S: Storage> GuardRepository for S {
+    fn add_mark(&self, mark: &NewMark, by: &str) -> Result<Mark, CasesError> {
+        let (mark, by) = (mark.clone(), by.to_owned());
+        self.write(move |sql| crate::marks::add_mark(sql, &mark, &by))
+    }
+
+    fn remove_mark(&self, id: i64) -> Result<(), CasesError> {
+        self.write(move |sql| crate::marks::remove_mark(sql, id))
+    }
+
+    fn marks(&self) -> Result<Vec<Mark>, CasesError> {
+        self.read(crate::marks::marks)
+    }
+
+    fn vetoes(&self, limit: i64) -> Result<Vec<VetoEntry>, CasesError> {
+        self.read(|sql| crate::marks::vetoes(sql, limit))
+    }
+
+    fn adopted_model(&self) -> Result<Option<AdoptedModel>, CasesError> {
+        self.read(crate::marks::adopted_model)
+    }
+
+    fn adopted_at(&self) -> Result<Option<String>, CasesError> {
+        self.read(crate::marks::adopted_at)
+    }
+
+    fn adopt_model(&self, model: &Model, report: &Report, by: &str) -> Result<String, CasesError> {
+        let (model, report, by) = (model.clone(), report.clone(), by.to_owned());
+        self.write(move |sql| crate::marks::adopt_model(sql, &model, &report, &by))
+    }
+
+    fn forget_model(&self) -> Result<(), CasesError> {
+        self.write(crate::marks::forget_model)
+    }
 }
 
 /// The relay of replies to the agent endpoint (SPEC B3): the endpoint's settings and the

@@ -17,12 +17,21 @@ pub fn record_veto(sql: &mut dyn Sql, veto: &Veto) -> Result<VetoCount, CasesErr
         return Ok(VetoCount::Covered(Box::new(case)));
     }
     let vetoes = sql.query_one(
-        "INSERT INTO guard_vetoes (conversation_id, turn_id, vetoes, first_at, last_at, last_rule, last_evidence) \
-         VALUES ($1, $2, 1, $3, $3, $4, $5) \
+        "INSERT INTO guard_vetoes \
+         (conversation_id, turn_id, vetoes, first_at, last_at, last_rule, last_evidence, last_message) \
+         VALUES ($1, $2, 1, $3, $3, $4, $5, $6) \
          ON CONFLICT (conversation_id, turn_id) DO UPDATE SET vetoes = guard_vetoes.vetoes + 1, \
-         last_at = excluded.last_at, last_rule = excluded.last_rule, last_evidence = excluded.last_evidence \
+         last_at = excluded.last_at, last_rule = excluded.last_rule, last_evidence = excluded.last_evidence, \
+         last_message = excluded.last_message \
          RETURNING vetoes",
-        args![&veto.conversation_id, &veto.turn_id, clock::now().as_str(), &veto.rule, &veto.evidence],
+        args![
+            &veto.conversation_id,
+            &veto.turn_id,
+            clock::now().as_str(),
+            &veto.rule,
+            &veto.evidence,
+            veto.message.trim()
+        ],
     )?;
     Ok(VetoCount::Vetoes(vetoes.int(0)?))
 }

@@ -48,7 +48,7 @@ enum CasesCommand {
     Take(TakeArgs),
 }
 
-/// What every `cases` command takes.
+/// What every `cases` command (and `guard`'s teaching commands) takes.
 #[derive(Debug, clap::Args)]
 pub struct Inbox {
     /// The data directory whose inbox to use (default: the usual one).
@@ -294,7 +294,7 @@ fn print_assigned(out: &mut dyn Write, case: &Case) -> std::io::Result<()> {
 }
 
 /// Opens the data directory's application (nothing in the background) and runs `work` on it.
-fn on_app<T, F, Fut>(inbox: &Inbox, work: F) -> anyhow::Result<Result<T, ErrorBody>>
+pub(crate) fn on_app<T, F, Fut>(inbox: &Inbox, work: F) -> anyhow::Result<Result<T, ErrorBody>>
 where
     F: FnOnce(App) -> Fut,
     Fut: std::future::Future<Output = Result<T, ErrorBody>>,
@@ -307,7 +307,7 @@ where
 
 impl Inbox {
     /// Prints the result in the chosen format: the value (JSON, or `text`), or the refusal.
-    fn finish<T: Serialize>(
+    pub(crate) fn finish<T: Serialize>(
         &self,
         result: Result<T, ErrorBody>,
         text: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,

@@ -1,5 +1,7 @@
 //! `skillcase guard MESSAGE`: would the guardrail see a promise of a human follow-up here, and
-//! when would it fall due?
+//! when would it fall due? And `skillcase guard mark|unmark|marks|retrain|reset`: teaching the
+//! workspace's guardrail with people's marks, over the same application functions as the window
+//! ([`crate::teach`]).
 //!
 //! Prints `promise` or `clear` (or the whole detection as JSON) and exits 0 either way: a
 //! promise is an answer, not a failure. Scripts test the first word; people read the rule and
@@ -16,9 +18,13 @@ use skillcase_guard::due::{due_for, Calendar, CalendarSettings};
 
 /// Arguments of `skillcase guard`.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GuardArgs {
+    #[command(subcommand)]
+    pub teach: Option<crate::teach::Teach>,
     /// The message the agent is about to send.
-    pub message: String,
+    #[arg(required = true)]
+    pub message: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -36,7 +42,11 @@ pub struct GuardArgs {
 
 /// Runs the detector on the message and prints the answer and, for a promise, its due time.
 pub fn run(args: GuardArgs) -> anyhow::Result<ExitCode> {
-    let found = skillcase_guard::detect(&args.message);
+    if let Some(teach) = args.teach {
+        return crate::teach::run(teach);
+    }
+    let message = args.message.unwrap_or_default();
+    let found = skillcase_guard::detect(&message);
     let settings =
         CalendarSettings { time_zone: args.zone, country: args.country, ..CalendarSettings::default() };
     let calendar =
@@ -48,7 +58,7 @@ pub fn run(args: GuardArgs) -> anyhow::Result<ExitCode> {
             .to_zoned_datetime(calendar.time_zone().clone())?,
         None => jiff::ZonedDateTime::now().with_time_zone(calendar.time_zone().clone()),
     };
-    let due = if found.promise { due_for(&args.message, &found, &now, &calendar) } else { None };
+    let due = if found.promise { due_for(&message, &found, &now, &calendar) } else { None };
     match args.format {
         Format::Text => {
             println!("{}", if found.promise { "promise" } else { "clear" });

@@ -33,6 +33,7 @@ mod scan;
 mod serve;
 mod skills;
 mod sync;
+mod teach;
 mod team;
 mod terminal;
 mod test;
@@ -112,7 +113,7 @@ enum Command {
     Migrate(migrate::Args),
     /// The team database's roles and people (init, add-person), and the check of its history (verify).
     Team(team::TeamArgs),
-    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`.
+    /// Print `promise` when MESSAGE promises that a person will follow up, else `clear`; or teach the guardrail (mark, marks, retrain).
     Guard(guard::GuardArgs),
 }
 

@@ -232,6 +232,7 @@ const TABLES: &[Table] = &[
             ("last_rule", Text),
             ("last_evidence", Text),
             ("auto_case_id", Text),
+            ("last_message", Text),
         ],
         key: &["conversation_id", "turn_id"],
         insert: Insert::Plain,

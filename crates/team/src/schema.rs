@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_inbox.sql"),
     include_str!("../migrations/0002_closed_totals.sql"),
     include_str!("../migrations/0003_people_and_chain.sql"),
+    include_str!("../migrations/0004_guard_marks.sql"),
 ];
 
 /// The schema version this build writes.

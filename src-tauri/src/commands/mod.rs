@@ -5,6 +5,7 @@ pub mod cases;
 pub mod catalog;
 pub mod dialog;
 pub mod editing;
+pub mod guard;
 pub mod install;
 pub mod mcp;
 pub mod replies;
@@ -19,6 +20,7 @@ pub fn signatures() -> Vec<crate::ipc::Signature> {
         .into_iter()
         .chain([
             editing::signatures(),
+            guard::signatures(),
             install::signatures(),
             mcp::signatures(),
             replies::signatures(),

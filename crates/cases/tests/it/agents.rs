@@ -185,7 +185,8 @@ fn ask(db: &Db, agent_id: &str, turn: &str) -> Verdict {
         message: "Our team will get back to you tomorrow with the refund.".into(),
         agent_id: Some(agent_id.into()),
     };
-    before_send(db, request, &|| Calendar::named("America/Sao_Paulo").unwrap()).unwrap()
+    before_send(db, request, skillcase_guard::model(), &|| Calendar::named("America/Sao_Paulo").unwrap())
+        .unwrap()
 }
 
 on_both! {

@@ -31,7 +31,7 @@ fn ask(db: &Db, conversation: &str, turn: &str, message: &str) -> Verdict {
         message: message.into(),
         agent_id: None,
     };
-    before_send(db, req, &calendar).unwrap()
+    before_send(db, req, skillcase_guard::model(), &calendar).unwrap()
 }
 
 fn open_by_agent(db: &Db, conversation: &str) -> Case {
@@ -200,7 +200,7 @@ on_both! {
                 message: PROMISE.into(),
                 agent_id: None,
             };
-            let err = before_send(db, req, &calendar).unwrap_err();
+            let err = before_send(db, req, skillcase_guard::model(), &calendar).unwrap_err();
             assert_eq!(err.code(), "invalid_input");
             assert_eq!(err.details(), Some(serde_json::json!({ "field": field })));
         }
@@ -215,7 +215,7 @@ on_both! {
             message: PROMISE.into(),
             agent_id: None,
         };
-        let err = before_send(db, req, &calendar).unwrap_err();
+        let err = before_send(db, req, skillcase_guard::model(), &calendar).unwrap_err();
         assert_eq!(err.to_string(), "turn_id is 201 characters long; at most 200 are allowed");
     }
 }

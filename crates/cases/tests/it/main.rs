@@ -12,6 +12,7 @@ mod delivery;
 mod guard_decision;
 mod inbox;
 mod lease;
+mod marks;
 mod notes;
 mod outbox;
 mod promises;

@@ -84,6 +84,7 @@ on_both! {
             turn_id: "turn-1".into(),
             rule: Some("promise_without_case".into()),
             evidence: Some("We'll call\0 you.".into()),
+            message: "Thanks! We'll call\0 you.".into(),
         })
         .unwrap();
         assert_eq!(db.text("SELECT last_evidence FROM guard_vetoes"), Some(format!("We'll call{SHOWN} you.")));

@@ -16,6 +16,7 @@ fn veto(conversation: &str, turn: &str) -> Veto {
         turn_id: turn.into(),
         rule: Some("promise_without_case".into()),
         evidence: Some("Te retorno ainda hoje.".into()),
+        message: "Obrigada! Te retorno ainda hoje.".into(),
     }
 }
 

@@ -17,6 +17,7 @@ mod cli_export;
 mod cli_gc_blobs;
 mod cli_git_sources;
 mod cli_guard;
+mod cli_guard_teach;
 mod cli_hostile;
 mod cli_import;
 mod cli_install;

@@ -55,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0022_activation_messages.sql"),
     include_str!("migrations/0023_git_catalogs.sql"),
     include_str!("migrations/0024_overdue_watch_terms.sql"),
+    include_str!("migrations/0025_guard_marks.sql"),
 ];
 /// The migration (its index in [`MIGRATIONS`]) whose hook moves the catalog tokens into files.
 const CATALOG_TOKEN_FILES: usize = 19;

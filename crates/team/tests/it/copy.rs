@@ -111,6 +111,7 @@ fn worked_solo() -> Solo {
         turn_id: "turn-1".into(),
         rule: Some("promise_without_case".into()),
         evidence: Some("Te retorno ainda hoje.".into()),
+        message: "Obrigada! Te retorno ainda hoje.".into(),
     };
     cases.record_veto(&veto).unwrap();
     cases.record_veto(&veto).unwrap();

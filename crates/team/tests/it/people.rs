@@ -409,3 +409,28 @@ fn a_member_cannot_change_a_case_without_its_event_on_the_record() {
     let owed = psql(&team.owner, &format!("SELECT promise_quote FROM cases WHERE id = '{id}'"));
     assert_eq!(owed, "We will call you tomorrow.");
 }
+
+#[test]
+fn a_member_marks_the_guardrail_s_messages_but_only_an_admin_changes_its_model() {
+    use skillcase_cases::marks::{MarkSource, NewMark};
+    use skillcase_cases::GuardRepository;
+    let team = Team::new();
+    let ana = team.open(&team.ana);
+    let mark = NewMark {
+        text: "O estorno constará em fatura em até 3 dias úteis.".into(),
+        promise: false,
+        source: MarkSource::Veto,
+        conversation_id: None,
+    };
+    let stored = ana.add_mark(&mark, "Ana Lima").unwrap();
+    assert_eq!(team.open(&team.bia).marks().unwrap(), vec![stored.clone()]);
+
+    let model = skillcase_guard::model().clone();
+    let report =
+        skillcase_guard::retrain::retrain(&model, &[], skillcase_guard::retrain::Rule::PUBLISHED).report;
+    assert_eq!(ana.adopt_model(&model, &report, "Ana Lima").unwrap_err().code(), "team_permission_denied");
+    assert!(ana.adopted_model().unwrap().is_none());
+    team.open(&team.bia).adopt_model(&model, &report, "Bia Costa").unwrap();
+    assert_eq!(ana.adopted_model().unwrap().unwrap().adopted_by, "Bia Costa");
+    ana.remove_mark(stored.id).unwrap();
+}

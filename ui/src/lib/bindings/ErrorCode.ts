@@ -49,6 +49,7 @@ export type ErrorCode =
   | "git_failed"
   | "git_skill_not_found"
   | "git_source_invalid"
+  | "guard_mark_not_found"
   | "host_not_allowed"
   | "http_client_failed"
   | "import_refused"

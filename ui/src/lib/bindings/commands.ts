@@ -22,6 +22,10 @@ import type { ExportReport } from "./ExportReport";
 import type { FileDiff } from "./FileDiff";
 import type { Finding } from "./Finding";
 import type { GuardCalendarSettings } from "./GuardCalendarSettings";
+import type { GuardMark } from "./GuardMark";
+import type { GuardModelStatus } from "./GuardModelStatus";
+import type { GuardRetrainReport } from "./GuardRetrainReport";
+import type { GuardVetoEntry } from "./GuardVetoEntry";
 import type { HumanAction } from "./HumanAction";
 import type { ImportOutcome } from "./ImportOutcome";
 import type { ImportReport } from "./ImportReport";
@@ -36,6 +40,7 @@ import type { McpClient } from "./McpClient";
 import type { McpSetup } from "./McpSetup";
 import type { NationalHolidays } from "./NationalHolidays";
 import type { NewCatalog } from "./NewCatalog";
+import type { NewGuardMark } from "./NewGuardMark";
 import type { OutboxStatus } from "./OutboxStatus";
 import type { PickFilter } from "./PickFilter";
 import type { PickedReply } from "./PickedReply";
@@ -217,6 +222,62 @@ export function catalogRemoveOverride(args: { name: string }): Promise<void> {
  */
 export function deliveryRetry(args: { id: string }): Promise<Delivery> {
   return call<Delivery>("delivery_retry", args);
+}
+
+/**
+ * Writes every mark to the labelled file at `path`; answers how many.
+ */
+export function guardExportMarks(args: { path: string }): Promise<number> {
+  return call<number>("guard_export_marks", args);
+}
+
+/**
+ * Goes back to the shipped model; the marks stay.
+ */
+export function guardForgetModel(): Promise<void> {
+  return call<void>("guard_forget_model");
+}
+
+/**
+ * Marks a message the agent wrote: "not a promise" or "this promised a follow-up".
+ */
+export function guardMark(args: { mark: NewGuardMark }): Promise<GuardMark> {
+  return call<GuardMark>("guard_mark", args);
+}
+
+/**
+ * Every mark, oldest first.
+ */
+export function guardMarks(): Promise<Array<GuardMark>> {
+  return call<Array<GuardMark>>("guard_marks");
+}
+
+/**
+ * The model the guardrail judges with, and how many marks there are.
+ */
+export function guardModelStatus(): Promise<GuardModelStatus> {
+  return call<GuardModelStatus>("guard_model_status");
+}
+
+/**
+ * Retrains with every mark; adopts the new model only if it does not regress.
+ */
+export function guardRetrain(): Promise<GuardRetrainReport> {
+  return call<GuardRetrainReport>("guard_retrain");
+}
+
+/**
+ * Takes a mark back.
+ */
+export function guardUnmark(args: { id: number }): Promise<void> {
+  return call<void>("guard_unmark", args);
+}
+
+/**
+ * The newest vetoed turns (at most `limit`), newest first, each with its mark.
+ */
+export function guardVetoes(args: { limit: number }): Promise<Array<GuardVetoEntry>> {
+  return call<Array<GuardVetoEntry>>("guard_vetoes", args);
 }
 
 /**

@@ -7,7 +7,8 @@ import { settings } from "./settings";
 import { install } from "./install";
 import { team } from "./team";
 import { triggers } from "./triggers";
+import { guard } from "./guard";
 
-export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers };
+export const en = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers, ...guard };
 
 export type MessageKey = keyof typeof en;

@@ -8,5 +8,6 @@ import { settings } from "./settings";
 import { install } from "./install";
 import { team } from "./team";
 import { triggers } from "./triggers";
+import { guard } from "./guard";
 
-export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers };
+export const ptBR: Record<MessageKey, string> = { ...shell, ...skills, ...catalog, ...cases, ...settings, ...install, ...team, ...triggers, ...guard };

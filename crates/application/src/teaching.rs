@@ -10,7 +10,7 @@ use skillcase_cases::marks::{Mark, NewMark, VetoEntry};
 use skillcase_cases::{CasesError, GuardRepository};
 use skillcase_common::ErrorBody;
 use skillcase_guard::model::Model;
-use skillcase_guard::retrain::{self, Report, Rule};
+use skillcase_guard::retrain::{self, Report};
 use ts_rs::TS;
 
 use crate::App;
@@ -97,7 +97,7 @@ impl App {
     }
 
     /// Retrains the detector on the shipped data plus every mark and adopts the new model if it
-    /// does not regress ([`Rule::PUBLISHED`]); the report says which, with both models' figures.
+    /// does not regress ([`retrain::retrain`]); the report says which, with both models' figures.
     /// Takes seconds of one core.
     pub async fn guard_retrain(&self) -> Result<Report, ErrorBody> {
         self.blocking(|app| {
@@ -108,7 +108,7 @@ impl App {
                 .map(|m| retrain::Mark { text: m.text, promise: m.promise })
                 .collect();
             let current = app.model_in_use.get(app.guard.as_ref())?;
-            let retrained = retrain::retrain(&current, &marks, Rule::PUBLISHED);
+            let retrained = retrain::retrain(&current, &marks);
             if retrained.report.adopted {
                 app.guard.adopt_model(&retrained.model, &retrained.report, &app.person)?;
             }

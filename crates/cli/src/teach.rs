@@ -155,11 +155,11 @@ fn refusal_line(refusal: &Refusal) -> String {
         _ => "English",
     };
     match refusal {
-        Refusal::BlindRecall { language: l, recall, floor } => {
-            format!("recall on the {} blind split would be {recall}, below {floor}", language(l))
-        }
-        Refusal::BlindFalseAlarms { language: l, rate, ceiling } => {
-            format!("false alarms on the {} blind split would be {rate}, above {ceiling}", language(l))
+        Refusal::BlindMistakes { language: l, before, after } => {
+            format!(
+                "{after} mistakes on the {} blind split, against {before} with the model in use",
+                language(l)
+            )
         }
         Refusal::HeldOutMarks { before, after } => {
             format!("{after} mistakes on the held-out marks, against {before} with the model in use")

@@ -426,8 +426,7 @@ fn a_member_marks_the_guardrail_s_messages_but_only_an_admin_changes_its_model()
     assert_eq!(team.open(&team.bia).marks().unwrap(), vec![stored.clone()]);
 
     let model = skillcase_guard::model().clone();
-    let report =
-        skillcase_guard::retrain::retrain(&model, &[], skillcase_guard::retrain::Rule::PUBLISHED).report;
+    let report = skillcase_guard::retrain::retrain(&model, &[]).report;
     assert_eq!(ana.adopt_model(&model, &report, "Ana Lima").unwrap_err().code(), "team_permission_denied");
     assert!(ana.adopted_model().unwrap().is_none());
     team.open(&team.bia).adopt_model(&model, &report, "Bia Costa").unwrap();

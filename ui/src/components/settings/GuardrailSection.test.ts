@@ -42,7 +42,7 @@ function report(adopted: boolean): GuardRetrainReport {
     before: figures,
     after: { ...figures, blind_en: counts(249, 4) },
     adopted,
-    refusals: adopted ? [] : [{ kind: "blind_recall", language: "en", recall: "95.8 %", floor: "96.5 %" }],
+    refusals: adopted ? [] : [{ kind: "blind_mistakes", language: "en", before: 13, after: 15 }],
   };
 }
 
@@ -73,7 +73,7 @@ describe("Settings → Guardrail", () => {
     expect(shown.textContent).toContain("251/260 caught · 4/260 false alarms");
     expect(shown.textContent).toContain("249/260 caught · 4/260 false alarms");
     expect(screen.getByTestId("guard-verdict").textContent).toBe("Not adopted: the guardrail keeps the model in use.");
-    expect(shown.textContent).toContain("On the English blind test set it would catch 95.8 % of promises, below 96.5 %.");
+    expect(shown.textContent).toContain("On the English blind test set it makes 15 mistakes, against 13 now.");
   });
 
   it("says when the retrained model was adopted", async () => {

@@ -4,4 +4,4 @@ import type { GuardLanguage } from "./GuardLanguage";
 /**
  * Why a retrained model was not adopted.
  */
-export type GuardRetrainRefusal = { "kind": "blind_recall", language: GuardLanguage, recall: string, floor: string, } | { "kind": "blind_false_alarms", language: GuardLanguage, rate: string, ceiling: string, } | { "kind": "held_out_marks", before: number, after: number, };
+export type GuardRetrainRefusal = { "kind": "blind_mistakes", language: GuardLanguage, before: number, after: number, } | { "kind": "held_out_marks", before: number, after: number, };

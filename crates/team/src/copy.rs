@@ -48,9 +48,8 @@ pub struct TableCopy {
 }
 
 /// Copies the inbox of the local database `sqlite` into the empty team database of `team`: its
-/// cases, timelines, deliveries, endpoints, agents, veto counts, closed totals, case settings and
-/// case counter,
-/// all or nothing. `team_db_not_empty` when the team database already holds any of them.
+/// cases, timelines, deliveries, endpoints, agents, veto counts, the guardrail's marks and
+/// adopted model, closed totals, case settings and case counter, all or nothing. `team_db_not_empty` when the team database already holds any of them.
 pub fn copy_inbox(sqlite: &rusqlite::Connection, team: &PgCases) -> Result<CopyReport, TeamError> {
     // One read transaction: every table is read from the same moment of the local inbox.
     let local = sqlite.unchecked_transaction()?;
@@ -62,7 +61,7 @@ pub fn copy_inbox(sqlite: &rusqlite::Connection, team: &PgCases) -> Result<CopyR
     for (table, local_sum) in TABLES.iter().zip(&copied) {
         verify(&mut tx, table, local_sum)?;
     }
-    continue_timeline(&mut tx)?;
+    continue_identities(&mut tx)?;
     tx.commit()?;
     Ok(CopyReport { tables: copied })
 }
@@ -88,7 +87,7 @@ enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Insert {
     Plain,
-    /// `case_events.seq` is an identity column: the copy keeps each event's own.
+    /// An identity column (`case_events.seq`, `guard_marks.id`): the copy keeps each row's own.
     KeepIdentity,
     /// `case_counter` has its one row from the schema: the local value replaces it.
     ReplaceRow,
@@ -235,6 +234,34 @@ const TABLES: &[Table] = &[
             ("last_message", Text),
         ],
         key: &["conversation_id", "turn_id"],
+        insert: Insert::Plain,
+        only: None,
+    },
+    Table {
+        name: "guard_marks",
+        columns: &[
+            ("id", Int),
+            ("text", Text),
+            ("promise", Flag),
+            ("source", Text),
+            ("conversation_id", Text),
+            ("marked_by", Text),
+            ("marked_at", Text),
+        ],
+        key: &["id"],
+        insert: Insert::KeepIdentity,
+        only: None,
+    },
+    Table {
+        name: "guard_model",
+        columns: &[
+            ("id", Int),
+            ("model", Text),
+            ("report", Text),
+            ("adopted_by", Text),
+            ("adopted_at", Text),
+        ],
+        key: &["id"],
         insert: Insert::Plain,
         only: None,
     },
@@ -478,14 +505,20 @@ fn insert(table: &Table) -> String {
     )
 }
 
-/// Moves the timeline's identity past the copied events, so the next event continues after
-/// them. Last before the commit: a sequence change is never rolled back, so a copy refused
-/// earlier leaves it untouched (and a failed commit only makes the next events skip numbers).
-fn continue_timeline(tx: &mut Transaction<'_>) -> Result<(), TeamError> {
-    tx.query(
-        "SELECT setval(pg_get_serial_sequence('case_events', 'seq'), max(seq)) FROM case_events HAVING count(*) > 0",
-        &[],
-    )?;
+/// Moves the identities of the timeline and the guardrail's marks past the copied rows, so the
+/// next event or mark continues after them. Last before the commit: a sequence change is never
+/// rolled back, so a copy refused earlier leaves it untouched (and a failed commit only makes the
+/// next rows skip numbers).
+fn continue_identities(tx: &mut Transaction<'_>) -> Result<(), TeamError> {
+    for (table, column) in [("case_events", "seq"), ("guard_marks", "id")] {
+        tx.query(
+            &format!(
+                "SELECT setval(pg_get_serial_sequence('{table}', '{column}'), max({column})) FROM {table} \
+                 HAVING count(*) > 0"
+            ),
+            &[],
+        )?;
+    }
     Ok(())
 }
 

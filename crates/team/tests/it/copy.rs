@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use skillcase_cases::agents::AgentInput;
 use skillcase_cases::endpoint::EndpointInput;
+use skillcase_cases::marks::{MarkSource, NewMark};
 use skillcase_cases::model::{Actor, EventKind};
 use skillcase_cases::model::{HumanAction, NewCase};
 use skillcase_cases::outbox::{Attempt, Backoff};
@@ -15,7 +16,7 @@ use skillcase_cases::promises::NewPromise;
 use skillcase_cases::repository::Veto;
 use skillcase_cases::rows;
 use skillcase_cases::sql::Storage;
-use skillcase_cases::{clock, CasesRepository, OutboxRepository};
+use skillcase_cases::{clock, CasesRepository, GuardRepository, OutboxRepository};
 use skillcase_cases_sqlite::SqliteCases;
 use skillcase_common::error::Coded;
 use skillcase_store::Database;
@@ -29,7 +30,7 @@ const TARGETS: &str = r#"{"first_reply_minutes":30,"resolution_minutes":240}"#;
 const EVERY_DAY: &str = r#"{"time_zone":"UTC","working_days":["monday","tuesday","wednesday","thursday","friday","saturday","sunday"],"opens":"00:00","closes":"23:59","holidays":[]}"#;
 
 /// Every table the copy fills, as the report names them.
-const TABLES: [&str; 9] = [
+const TABLES: [&str; 11] = [
     "case_counter",
     "cases",
     "case_events",
@@ -37,6 +38,8 @@ const TABLES: [&str; 9] = [
     "agent_endpoint",
     "agents",
     "guard_vetoes",
+    "guard_marks",
+    "guard_model",
     "closed_totals",
     "settings",
 ];
@@ -120,7 +123,18 @@ fn worked_solo() -> Solo {
     cases.record_promise(&promised.id, &promise()).unwrap();
 
     cases.set_agent(agent("support-bot")).unwrap();
+    cases.add_mark(&clear_mark("O estorno constará em fatura em até 3 dias úteis."), "Ana").unwrap();
+    cases
+        .add_mark(&clear_mark("Your refund will appear on your statement within 3 business days."), "Ana")
+        .unwrap();
+    let model = skillcase_guard::model().clone();
+    cases.adopt_model(&model, &skillcase_guard::retrain::retrain(&model, &[]).report, "Ana").unwrap();
     solo
+}
+
+/// A person's mark "not a promise" on `text`, from the veto log.
+fn clear_mark(text: &str) -> NewMark {
+    NewMark { text: text.into(), promise: false, source: MarkSource::Veto, conversation_id: None }
 }
 
 /// The sample refund case under another conversation and title.
@@ -268,6 +282,17 @@ fn the_veto_counts_and_the_case_the_guardrail_opened_are_copied() {
         "SELECT v.vetoes || ' ' || c.title FROM guard_vetoes v JOIN cases c ON c.id = v.auto_case_id",
     );
     assert_eq!(vetoes, "2 A callback promised today");
+}
+
+#[test]
+fn the_guardrail_s_marks_and_adopted_model_are_copied_and_new_marks_continue_after_them() {
+    let (solo, team) = (worked_solo(), team());
+    copy(&solo, &team).unwrap();
+
+    assert_eq!(team.marks().unwrap(), solo.cases.marks().unwrap());
+    assert_eq!(team.adopted_model().unwrap(), solo.cases.adopted_model().unwrap());
+    let next = team.add_mark(&clear_mark("Você pode acompanhar pelo app."), "Bia").unwrap();
+    assert_eq!(next.id, 3);
 }
 
 #[test]

@@ -136,12 +136,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// model in use). Takes seconds: run it off any thread that must stay responsive.
 pub fn retrain(current: &Model, marks: &[Mark]) -> Retrained {
     let (held, trained): (Vec<&Mark>, Vec<&Mark>) = marks.iter().partition(|m| held_out(m));
-    let config = Config::SHIPPED;
-    let mut examples = crate::base::training_examples();
-    examples.extend(trained.iter().map(|m| example(m)));
-    let data = Data::new(examples, config.set, config.bits);
-    let all: Vec<usize> = (0..data.examples.len()).collect();
-    let model = train_on(&data, &all, &config);
+    let trained: Vec<Mark> = trained.into_iter().cloned().collect();
+    let model = train_with_marks(crate::base::training_examples(), &trained, &Config::SHIPPED);
     let blind = crate::base::blind_examples();
     let before = figures(current, &blind, &held);
     let after = figures(&model, &blind, &held);
@@ -156,6 +152,16 @@ pub fn retrain(current: &Model, marks: &[Mark]) -> Retrained {
         refusals,
     };
     Retrained { model, report }
+}
+
+/// The model `config` trains on `base` plus `marks` (what [`retrain`] does with the shipped
+/// data, and the learning-curve simulation with a source held out of it).
+pub fn train_with_marks(base: Vec<Example>, marks: &[Mark], config: &Config) -> Model {
+    let mut examples = base;
+    examples.extend(marks.iter().map(example));
+    let data = Data::new(examples, config.set, config.bits);
+    let all: Vec<usize> = (0..data.examples.len()).collect();
+    train_on(&data, &all, config)
 }
 
 fn count(n: usize) -> u32 {

@@ -12,6 +12,7 @@ use std::time::Instant;
 use criterion::{criterion_group, Criterion};
 use skillcase_guard::due::{due_near, Calendar};
 use skillcase_guard::model::Model;
+use skillcase_guard::retrain::{retrain, Mark};
 use skillcase_guard::{detect, detect_with, model_bytes, MAX_MESSAGE_CHARS};
 
 /// A typical agent reply: three sentences, the promise in the last.
@@ -74,7 +75,21 @@ fn bench_at_the_cap(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_detect, bench_start_up, bench_at_the_cap);
+/// *Retrain*: the shipped training plus 0 or 100 marks (the blind split's 100 first messages as
+/// stand-ins), and both models measured.
+fn bench_retrain(c: &mut Criterion) {
+    let mut group = c.benchmark_group("retrain");
+    group.sample_size(10);
+    let blind = skillcase_guard::base::blind_examples();
+    for n in [0, 100] {
+        let marks: Vec<Mark> =
+            blind.iter().take(n).map(|e| Mark { text: e.text.clone(), promise: e.promise }).collect();
+        group.bench_function(format!("{n}_marks"), |b| b.iter(|| retrain(skillcase_guard::model(), &marks)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_detect, bench_start_up, bench_at_the_cap, bench_retrain);
 
 fn main() {
     // The very first call of this process: the embedded model is parsed, then one message scored.

@@ -9,7 +9,7 @@ use skillcase_cases::store::{CaseFilter, CasePage, CaseTab, CaseWithTimeline, Ta
 use skillcase_cases::transition::OpenOutcome;
 use skillcase_common::events::DomainEvent;
 use skillcase_common::ErrorBody;
-use skillcase_guard::{Detection, MAX_MESSAGE_CHARS};
+use skillcase_guard::MAX_MESSAGE_CHARS;
 
 use crate::quiet::with_plan;
 use crate::App;
@@ -246,10 +246,4 @@ fn within_reach(message: &str) -> Result<(), GuardError> {
             "is {chars} characters long; the guardrail checks messages of at most {MAX_MESSAGE_CHARS}: send it as shorter messages"
         ),
     })
-}
-
-/// Does `message` promise human follow-up? The detector alone, for `skillcase guard` and
-/// the preview in the UI: nothing is recorded.
-pub fn check_message(message: &str) -> Detection {
-    skillcase_guard::detect(message)
 }

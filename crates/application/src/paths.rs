@@ -41,6 +41,12 @@ pub fn data_dir() -> Result<PathBuf, PathsError> {
     default_data_dir()
 }
 
+/// Whether `data_dir` holds a Skillcase database already (a command that only reads need not
+/// create one).
+pub fn has_database(data_dir: &std::path::Path) -> bool {
+    data_dir.join(skillcase_store::db::DATABASE_FILE).is_file()
+}
+
 /// The platform's app-data directory, whatever `$SKILLCASE_DATA_DIR` says: where a program
 /// started without that variable (an agent's host starting `skillcase mcp`) keeps its data.
 pub fn default_data_dir() -> Result<PathBuf, PathsError> {

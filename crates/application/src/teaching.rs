@@ -117,6 +117,11 @@ impl App {
         .await
     }
 
+    /// The model the workspace's guardrail judges with now (for `skillcase guard MESSAGE`).
+    pub async fn guard_model_in_use(&self) -> Result<Arc<Model>, ErrorBody> {
+        self.blocking(|app| Ok(app.model_in_use.get(app.guard.as_ref())?)).await
+    }
+
     /// Goes back to the shipped model (the marks stay).
     pub async fn guard_forget_model(&self) -> Result<(), ErrorBody> {
         self.blocking(|app| Ok(app.guard.forget_model()?)).await

@@ -4,7 +4,9 @@
 //! ([`crate::teach`]).
 //!
 //! Prints `promise` or `clear` (or the whole detection as JSON) and exits 0 either way: a
-//! promise is an answer, not a failure. Scripts test the first word; people read the rule and
+//! promise is an answer, not a failure. It judges with the workspace's model (the one a retrain
+//! adopted, in the data directory or on its team database) when the data directory has a
+//! database, else with the shipped one; it never creates a data directory. Scripts test the first word; people read the rule and
 //! words. When the promise names a time, a second line says when it falls due, read as the
 //! ledger reads it: in the business calendar of `--zone` (the system's by default), with that
 //! country's national holidays, said at `--at` (now by default).
@@ -12,9 +14,13 @@
 use crate::format::Format;
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use anyhow::Context;
 use clap::Args;
 use skillcase_guard::due::{due_for, Calendar, CalendarSettings};
+use skillcase_guard::model::Model;
 
 /// Arguments of `skillcase guard`.
 #[derive(Debug, Args)]
@@ -38,6 +44,9 @@ pub struct GuardArgs {
     /// When the message is sent, local time in the zone (`2026-12-01T10:00`); now by default.
     #[arg(long)]
     pub at: Option<String>,
+    /// The data directory whose guardrail model to judge with (default: the usual one).
+    #[arg(long, value_name = "D")]
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 /// Runs the detector on the message and prints the answer and, for a promise, its due time.
@@ -46,7 +55,10 @@ pub fn run(args: GuardArgs) -> anyhow::Result<ExitCode> {
         return crate::teach::run(teach);
     }
     let message = args.message.unwrap_or_default();
-    let found = skillcase_guard::detect(&message);
+    let found = match workspace_model(args.data_dir)? {
+        Some(model) => skillcase_guard::detect_with(&model, &message),
+        None => skillcase_guard::detect(&message),
+    };
     let settings =
         CalendarSettings { time_zone: args.zone, country: args.country, ..CalendarSettings::default() };
     let calendar =
@@ -73,4 +85,20 @@ pub fn run(args: GuardArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The workspace's model, when the data directory has a database (else the shipped one judges).
+fn workspace_model(data_dir: Option<PathBuf>) -> anyhow::Result<Option<Arc<Model>>> {
+    let dir = match data_dir {
+        Some(dir) => dir,
+        None => skillcase_application::paths::data_dir()?,
+    };
+    if !skillcase_application::paths::has_database(&dir) {
+        return Ok(None);
+    }
+    let model = skillcase_application::App::block_on(async {
+        let app = crate::workspace::open(Some(dir), None).await?;
+        anyhow::Ok(app.guard_model_in_use().await.map_err(|e| anyhow::anyhow!("{}: {}", e.code, e.message))?)
+    })?;
+    Ok(Some(model))
 }

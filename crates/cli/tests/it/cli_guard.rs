@@ -3,8 +3,11 @@
 
 use assert_cmd::Command;
 
+/// `skillcase` with a data directory that holds no database: the shipped model judges.
 fn guard() -> Command {
-    Command::cargo_bin("skillcase").unwrap()
+    let mut command = Command::cargo_bin("skillcase").unwrap();
+    command.env("SKILLCASE_DATA_DIR", std::env::temp_dir().join("skillcase-guard-without-a-workspace"));
+    command
 }
 
 #[test]

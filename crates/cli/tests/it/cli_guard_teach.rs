@@ -64,6 +64,28 @@ async fn a_marked_false_alarm_passes_once_the_retrained_model_is_adopted() {
 }
 
 #[test]
+fn skillcase_guard_judges_a_message_with_the_workspace_s_model() {
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let judge = || {
+        let output = Command::cargo_bin("skillcase")
+            .unwrap()
+            .args(["guard", REFUND_POSTED, "--data-dir", data.to_str().unwrap()])
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap().lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(judge(), "promise", "no workspace yet: the shipped model");
+    assert!(!data.exists(), "judging never creates a data directory");
+
+    json_of(&guard(&data, &["mark", "--clear", REFUND_POSTED, "--format", "json"]));
+    assert_eq!(json_of(&guard(&data, &["retrain", "--format", "json"]))["adopted"], json!(true));
+    assert_eq!(judge(), "clear");
+    assert!(guard(&data, &["reset"]).status.success());
+    assert_eq!(judge(), "promise");
+}
+
+#[test]
 fn marks_are_listed_exported_as_labelled_lines_and_taken_back() {
     let work = tempfile::tempdir().unwrap();
     let data = work.path().join("data");

@@ -3,10 +3,15 @@
 // person marks it "Not a promise"; in a case's conversation they mark a message the agent sent
 // "Promised a follow-up". Retrain shows both models side by side: first refused (more mistakes on
 // the English blind split), then, with two more marks, adopted, and the agent's before-send then
-// lets the marked message through. "Use the shipped model" goes back. The retrains are
+// lets the marked message through. Export writes the marks as labelled lines (through the command
+// the button calls once the native dialog answers, which WebDriver cannot drive). "Use the
+// shipped model" goes back. The retrains are
 // deterministic, so the verdicts are too. In English and Brazilian Portuguese.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Key } from "webdriverio";
 import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi } from "../support/agent.mjs";
@@ -94,6 +99,14 @@ async function markConversationPromise(browser, lang, message) {
   await waitForText(browser, `${item} [data-testid="transcript-marked"]`, (t) => t === TEXT[lang].markedPromise, "the message shows its mark");
 }
 
+async function invoke(browser, command, args) {
+  return browser.executeAsync(
+    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
+    command,
+    args,
+  );
+}
+
 async function retrain(browser) {
   await browser.execute(() => document.querySelector('[data-testid="guard-report"]')?.remove());
   await press(browser, '[data-testid="guard-retrain"]');
@@ -175,6 +188,21 @@ for (const { lang, env } of LANGUAGES.filter((l) => !only || l.lang === only)) {
       await shot("04-retrain-adopted");
       const passed = await agent.beforeSend({ conversation_id: `wa-3-${lang}`, turn_id: "t1", message: BILL_REFUND });
       assert.equal(passed.verdict, "pass");
+    });
+
+    it("exports the marks as labelled lines, oldest first", async () => {
+      const files = mkdtempSync(join(tmpdir(), "skillcase-e2e-marks-"));
+      try {
+        const path = join(files, "marks.tsv");
+        const written = await invoke(app.browser, "guard_export_marks", { path });
+        assert.deepEqual(written, { ok: 4 });
+        assert.equal(
+          readFileSync(path, "utf8"),
+          `label\tlang\ttext\nclear\ten\t${CARD_REFUND}\npromise\ten\t${DM_US}\npromise\tpt-BR\t${SEND_CPF}\nclear\tpt-BR\t${BILL_REFUND}\n`,
+        );
+      } finally {
+        rmSync(files, { recursive: true, force: true });
+      }
     });
 
     it("goes back to the shipped model, which vetoes the message again", async () => {

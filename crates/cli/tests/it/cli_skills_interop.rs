@@ -47,6 +47,15 @@ impl Work {
             .unwrap()
     }
 
+    /// `skillcase install src/NAME --target TARGET --project project`, which must succeed.
+    fn install_in_project(&self, name: &str, target: &str) {
+        let (src, project) = (self.path(&format!("src/{name}")), self.path("project"));
+        let args =
+            ["install", src.to_str().unwrap(), "--target", target, "--project", project.to_str().unwrap()];
+        let installed = self.skillcase(&args);
+        assert!(installed.status.success(), "{}", text(&installed));
+    }
+
     fn skills(&self, args: &[&str]) -> String {
         skills(&self.path("project"), &self.path("home"), args)
     }
@@ -77,16 +86,7 @@ fn listed(json: &str) -> Vec<String> {
 fn a_project_skill_skillcase_installed_is_listed_by_the_skills_cli_and_kept_by_its_add() {
     let work = Work::new();
     let project = work.path("project");
-    let src = work.path("src/frete");
-    let installed = work.skillcase(&[
-        "install",
-        src.to_str().unwrap(),
-        "--target",
-        "codex",
-        "--project",
-        project.to_str().unwrap(),
-    ]);
-    assert!(installed.status.success(), "{}", text(&installed));
+    work.install_in_project("frete", "codex");
     let ours = work.json("project/skills-lock.json")["skills"]["frete"].clone();
 
     assert_eq!(listed(&work.skills(&["ls", "--json"])), ["frete"]);
@@ -153,16 +153,7 @@ fn a_user_skill_skillcase_installed_is_in_the_skills_clis_user_lock_and_listing(
 fn the_inventory_lists_what_the_skills_cli_installed_in_a_project_installed_to_before() {
     let work = Work::new();
     let project = work.path("project");
-    let src = work.path("src/frete");
-    let installed = work.skillcase(&[
-        "install",
-        src.to_str().unwrap(),
-        "--target",
-        "claude-code",
-        "--project",
-        project.to_str().unwrap(),
-    ]);
-    assert!(installed.status.success(), "{}", text(&installed));
+    work.install_in_project("frete", "claude-code");
     let demo = work.path("src/demo-skill");
     work.skills(&["add", demo.to_str().unwrap(), "-y", "--agent", "codex"]);
 

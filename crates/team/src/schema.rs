@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0002_closed_totals.sql"),
     include_str!("../migrations/0003_people_and_chain.sql"),
     include_str!("../migrations/0004_guard_marks.sql"),
+    include_str!("../migrations/0005_promise_watch.sql"),
 ];
 
 /// The schema version this build writes.

@@ -80,3 +80,36 @@ fn the_first_pages_and_their_counts_read_indexes_not_every_case() {
         assert!(plan.iter().any(|line| line.contains(index)), "{condition}: {plan:?}");
     }
 }
+
+#[test]
+fn the_overdue_watch_finds_the_next_promise_owed_without_walking_the_promises_already_told() {
+    let team = team();
+    // 20,000 cases with a promise: the 19,000 oldest closed or already announced, then 1,000
+    // waiting on a person and owed.
+    psql(
+        team.url(),
+        &format!(
+            "INSERT INTO cases (id, number, conversation_id, lead_name, status, title, summary, source, waiting_since, \
+                 opened_at, updated_at, closed_at, promise_quote, promise_due_at, promise_overdue_told) \
+             SELECT 'case-' || n, 1000 + n, 'conv-' || n, 'Lead ' || n, \
+                 CASE WHEN n > 19000 OR n % 2 = 0 THEN 'awaiting_human' ELSE 'resolved' END, 'Refund ' || n, 'Charged twice', \
+                 'agent', {at}, {at}, {at}, CASE WHEN n <= 19000 AND n % 2 = 1 THEN {at} END, 'I will call you', {at}, n <= 19000 \
+             FROM generate_series(1, 20000) n",
+            at = stamp("timestamp '2024-01-01' + n * interval '1 minute'")
+        ),
+    );
+    psql(team.url(), "VACUUM ANALYZE cases");
+    let mut conn = team.pg().connection().unwrap();
+    let mut tx = conn.transaction().unwrap();
+    let mut sql = PgSql::new(&mut tx);
+
+    let next = skillcase_cases::promises::next_overdue(&mut sql).unwrap();
+    assert_eq!(next.as_deref(), Some("2024-01-14T04:41:00.000Z"), "case 19,001's promise");
+    let scans = tx.query_one(
+        "SELECT seq_scan, idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relname = 'cases'",
+        &[],
+    );
+    let (seq, fetched): (i64, i64) = scans.map(|row| (row.get(0), row.get(1))).unwrap();
+    assert_eq!(seq, 0, "the look went through every case");
+    assert!(fetched <= 10, "the look read {fetched} cases to find one");
+}

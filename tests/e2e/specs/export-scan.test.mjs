@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchApp, screenshot, waitForText } from "../support/harness.mjs";
+import { invoke, launchApp, screenshot, waitForText } from "../support/harness.mjs";
 
 const LANGUAGES = [
   { lang: "en", env: { LANG: "en_US.UTF-8", LANGUAGE: "en_US" }, security: "Security", critical: "critical" },
@@ -47,14 +47,6 @@ function zipEntries(path) {
   const run = spawnSync("python3", ["-c", "import sys, zipfile; print('\\n'.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", path], { encoding: "utf8" });
   assert.equal(run.status, 0, run.stderr);
   return run.stdout.trim().split("\n");
-}
-
-async function invoke(browser, command, args) {
-  return browser.executeAsync(
-    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
-    command,
-    args,
-  );
 }
 
 async function click(browser, selector) {

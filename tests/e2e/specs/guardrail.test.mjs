@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, invoke, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -97,14 +97,6 @@ async function markConversationPromise(browser, lang, message) {
   const item = `[data-testid="transcript"] > li:nth-child(${index + 1})`;
   await press(browser, `${item} [data-testid="transcript-mark-promise"]`);
   await waitForText(browser, `${item} [data-testid="transcript-marked"]`, (t) => t === TEXT[lang].markedPromise, "the message shows its mark");
-}
-
-async function invoke(browser, command, args) {
-  return browser.executeAsync(
-    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
-    command,
-    args,
-  );
 }
 
 async function retrain(browser) {

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Key } from "webdriverio";
-import { click, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
+import { click, invoke, launchApp, screenshot, textOf, waitForText } from "../support/harness.mjs";
 import { agentApi, eventually, setEndpoint, startFakeEndpoint } from "../support/agent.mjs";
 
 const LANGUAGES = [
@@ -58,14 +58,6 @@ async function waitFor(browser, selector, what, timeout = 20_000) {
 
 async function typeKeys(browser, text) {
   for (const k of text) await browser.keys(k);
-}
-
-async function invoke(browser, command, args) {
-  return browser.executeAsync(
-    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
-    command,
-    args,
-  );
 }
 
 async function openSettingsSection(browser, lang, section) {

@@ -250,3 +250,15 @@ export async function waitForText(browser, selector, predicate, what) {
   }
   return last;
 }
+
+/**
+ * Calls a Tauri command from the page, as a button of the window does: for the steps behind a
+ * native dialog, which WebDriver cannot drive. Resolves to `{ ok }` or `{ err }`.
+ */
+export async function invoke(browser, command, args) {
+  return browser.executeAsync(
+    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
+    command,
+    args,
+  );
+}

@@ -75,14 +75,7 @@ export async function dropFiles(browser, paths) {
   assert.equal(result, "ok");
 }
 
-/** Calls a Tauri command from the page, resolving with `{ ok }` or `{ err }`. */
-export async function invoke(browser, command, args) {
-  return browser.executeAsync(
-    (cmd, a, done) => window.__TAURI_INTERNALS__.invoke(cmd, a).then((ok) => done({ ok }), (err) => done({ err })),
-    command,
-    args,
-  );
-}
+export { invoke } from "./harness.mjs";
 
 /** Sets a text field's value the way a paste does (an `input` event the UI reacts to). */
 export async function fill(browser, selector, text) {

@@ -47,6 +47,7 @@ fn main() {
     let ids = case_ids(&team);
     let mut criterion = Criterion::default().configure_from_args();
     inbox(&mut criterion, &team);
+    search(&mut criterion, &team);
     open_case(&mut criterion, &team, &ids);
     criterion.final_summary();
     open_case_under_load(&team, &ids);
@@ -171,6 +172,32 @@ fn first_pages() -> Vec<(&'static str, CaseFilter)> {
         ("first_page_unassigned_closed", unassigned(CaseTab::Closed)),
     ]
 }
+
+/// Target (c): the inbox search a person types in *Waiting on you*, each a first page with its
+/// total: the newest case's conversation id, a number that is also said in answers, an
+/// accent-less word of a note, a customer's name; and the first letter of a word, which the
+/// trigram index cannot narrow (every waiting case's text is read).
+fn search(c: &mut Criterion, team: &PgCases) {
+    let mut group = c.benchmark_group("search_among_1m");
+    for (name, search) in SEARCHES {
+        let filter = CaseFilter {
+            tab: Some(CaseTab::WaitingOnYou),
+            search: Some((*search).into()),
+            ..CaseFilter::default()
+        };
+        group.bench_function(*name, |b| b.iter(|| team.list_cases(&filter).unwrap()));
+    }
+    group.finish();
+}
+
+/// The searches of [`search`], named for what they find.
+const SEARCHES: &[(&str, &str)] = &[
+    ("conversation_id", "wa-5511901299999"),
+    ("number_said_in_answers", "4242"),
+    ("note_word_without_accents", "excecao"),
+    ("customer_name", "fernanda lima"),
+    ("first_letter", "w"),
+];
 
 /// One random case opened at a time: what a call costs without the others waiting beside it.
 fn open_case(c: &mut Criterion, team: &PgCases, ids: &[String]) {

@@ -88,6 +88,9 @@ impl Coded for TeamError {
             {
                 "team_permission_denied"
             }
+            TeamError::Postgres(e) if e.code() == Some(&postgres::error::SqlState::QUERY_CANCELED) => {
+                "team_query_cancelled"
+            }
             TeamError::Postgres(_) => "team_db_error",
             TeamError::Cases(e) => e.code(),
             TeamError::NotEmpty { .. } => "team_db_not_empty",

@@ -16,6 +16,7 @@
 //! - [`copy`]: a desktop's inbox copied into an empty team database.
 //! - [`people`]: each person's own login in one of the team's roles; [`chain`]: the timeline's
 //!   hash chain walked.
+//! - [`typing`]: the inbox page read while a person types, which the next one cancels.
 
 pub mod chain;
 pub mod connect;
@@ -27,6 +28,7 @@ pub mod people;
 pub mod reads;
 pub mod schema;
 pub mod sql;
+pub mod typing;
 
 pub use connect::TeamUrl;
 pub use error::TeamError;
@@ -43,6 +45,8 @@ pub struct PgCases {
     url: TeamUrl,
     /// This instance's application name on the server, unique per process and open.
     instance: String,
+    /// The inbox page read for a person typing a search, which the next one cancels.
+    typing: typing::TypingReads,
 }
 
 impl PgCases {
@@ -59,7 +63,14 @@ impl PgCases {
         let mut conn = pool.get()?;
         schema::migrate(&mut conn)?;
         drop(conn);
-        Ok(PgCases { pg: Pg::new(pool), url: url.clone(), instance })
+        let mut typing = connect::config(url)?;
+        typing.application_name(&instance);
+        Ok(PgCases {
+            pg: Pg::new(pool),
+            url: url.clone(),
+            instance,
+            typing: typing::TypingReads::new(typing),
+        })
     }
 
     /// Where the cases live, without the password.
@@ -130,6 +141,13 @@ impl Storage for PgCases {
         filter: &skillcase_cases::store::CaseFilter,
     ) -> Result<skillcase_cases::store::CasePage, CasesError> {
         self.read(|sql| reads::list_cases(sql, filter))
+    }
+
+    fn list_cases_latest(
+        &self,
+        filter: &skillcase_cases::store::CaseFilter,
+    ) -> Result<skillcase_cases::store::CasePage, CasesError> {
+        self.typing.read(|client| reads::list_cases(&mut PgSql::new(client), filter))
     }
 
     fn tab_counts(&self) -> Result<skillcase_cases::store::TabCounts, CasesError> {

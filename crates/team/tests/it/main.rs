@@ -11,3 +11,4 @@ mod live;
 mod people;
 mod reads;
 mod schema;
+mod typing;

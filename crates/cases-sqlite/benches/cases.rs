@@ -162,6 +162,14 @@ fn hundred_thousand(c: &mut Criterion) {
     c.bench_function("inbox_search_note_prefix_among_100k", |b| {
         b.iter(|| list_cases(&mut SqliteSql::new(&conn), &typing).unwrap())
     });
+    let name_and_digit = CaseFilter { search: Some("lead 7".into()), ..page(CaseTab::WaitingOnYou, 0) };
+    c.bench_function("inbox_search_17k_matches_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &name_and_digit).unwrap())
+    });
+    let number = CaseFilter { search: Some("4242".into()), ..page(CaseTab::WaitingOnYou, 0) };
+    c.bench_function("inbox_search_number_among_100k", |b| {
+        b.iter(|| list_cases(&mut SqliteSql::new(&conn), &number).unwrap())
+    });
     let everywhere = CaseFilter { search: Some("refund".into()), ..page(CaseTab::WaitingOnYou, 0) };
     c.bench_function("inbox_search_word_in_every_case_among_100k", |b| {
         b.iter(|| list_cases(&mut SqliteSql::new(&conn), &everywhere).unwrap())

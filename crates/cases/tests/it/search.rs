@@ -103,6 +103,18 @@ on_both! {
 }
 
 on_both! {
+    fn a_number_finds_its_case_and_the_cases_that_mention_it(db) {
+        db.open("conv-1");
+        let mut follow_up = refund_case("conv-2");
+        follow_up.title = "Second charge after case 1001".into();
+        open(db, follow_up);
+        db.open("conv-3");
+        assert_eq!(found(db, "1001"), [1001, 1002]);
+        assert_eq!(found(db, "#1003"), [1003]);
+    }
+}
+
+on_both! {
     fn search_finds_by_title_lead_and_conversation_and_punctuation_alone_finds_nothing(db) {
         db.open("conv-alpha");
         let mut other = refund_case("conv-beta");

@@ -59,15 +59,22 @@ export async function pressLatency(browser, keys, count) {
 }
 
 /**
- * Types `text` into the focused field and returns the time from its last keydown to the frame
- * after the last change of the list `selector` (waiting until the list has been still 600 ms).
+ * Types `text` into the focused field `box`, one key per WebDriver call and `gap` ms apart, and
+ * returns the time from its last keydown to the last change of the list `selector` (`changed`)
+ * and to the frame after it (`drawn`), waiting until the list has been still 600 ms; null when
+ * the last key changed nothing. One call per key: WebKitWebDriver
+ * drops a key repeated within one action sequence (`wa-99999` arrived as `wa-9`), so the field
+ * is checked to hold `text` before the figure counts.
  */
-export async function searchLatency(browser, selector, text) {
+export async function searchLatency(browser, box, selector, text, gap = 0) {
   await browser.execute((sel) => {
     window.__latency.keys = [];
     window.__latency.watch(sel);
   }, selector);
-  await browser.keys([...text]);
+  for (const key of text) {
+    await browser.keys(key);
+    if (gap > 0) await pause(gap);
+  }
   let lastCount = -1;
   for (let still = 0; still < 600; ) {
     await pause(100);
@@ -75,10 +82,33 @@ export async function searchLatency(browser, selector, text) {
     still = count === lastCount ? still + 100 : 0;
     lastCount = count;
   }
+  const typed = await browser.execute((sel) => document.querySelector(sel).value, box);
+  if (typed !== text) throw new Error(`the search box holds ${JSON.stringify(typed)}, not ${JSON.stringify(text)}`);
   return browser.execute(() => {
     const { keys, mutations } = window.__latency;
     const lastKey = keys[keys.length - 1]?.at;
     const lastChange = mutations.filter((m) => m.at >= lastKey).pop();
-    return lastChange && lastChange.frame !== null ? lastChange.frame - lastKey : null;
+    if (!lastChange || lastChange.frame === null) return null;
+    return { drawn: lastChange.frame - lastKey, changed: lastChange.at - lastKey };
   });
+}
+
+/**
+ * The inbox page for `search` asked for `count` times from inside the page, as the list asks
+ * for it: the command's round trip (IPC, the engine, the JSON both ways) without any drawing.
+ */
+export async function pageRoundTrip(browser, search, count) {
+  return browser.executeAsync(
+    async (search, count, done) => {
+      const times = [];
+      for (let i = 0; i < count; i++) {
+        const started = performance.now();
+        await window.__TAURI_INTERNALS__.invoke("cases_list", { filter: { tab: "waiting_on_you", search, offset: 0, limit: 100 } });
+        times.push(performance.now() - started);
+      }
+      done(times);
+    },
+    search,
+    count,
+  );
 }

@@ -4,7 +4,7 @@
 // RSS beside it because that is what `top` shows. Idle cost is CPU time and voluntary context
 // switches (a thread blocked and was woken: the user-space measure of wake-ups), summed over
 // every thread, including threads that came and went between two samples.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 const CLK_TCK = 100;
 
@@ -44,7 +44,7 @@ function kib(text, field) {
   return match ? Number(match[1]) : 0;
 }
 
-/** Memory of one process in MiB: PSS, its private anonymous part, RSS and peak RSS. */
+/** Memory of one process in MiB: PSS, its private anonymous part, RSS, peak RSS and PSS by region. */
 export function memoryOf(pid) {
   const rollup = read(`/proc/${pid}/smaps_rollup`);
   const status = read(`/proc/${pid}/status`);
@@ -54,7 +54,38 @@ export function memoryOf(pid) {
     pssAnon: mib(kib(rollup, "Pss_Anon")),
     rss: mib(kib(status, "VmRSS")),
     peakRss: mib(kib(status, "VmHWM")),
+    regions: pssByRegion(pid),
   };
+}
+
+/**
+ * PSS in MiB by where it lives: malloc's main heap, other anonymous memory (thread arenas,
+ * stacks, the JavaScript heap), the process's own executable, WebKit's and JavaScriptCore's
+ * libraries, and every other file or shared mapping — what tells a window's own cost from the
+ * engine underneath it.
+ */
+function pssByRegion(pid) {
+  let exe = null;
+  try {
+    exe = readlinkSync(`/proc/${pid}/exe`);
+  } catch {}
+  const regions = { heap: 0, anon: 0, executable: 0, webkit: 0, files: 0 };
+  let region = "anon";
+  for (const line of (read(`/proc/${pid}/smaps`) ?? "").split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1];
+      if (name === "[heap]") region = "heap";
+      else if (name === "" || name.startsWith("[")) region = "anon";
+      else if (name === exe) region = "executable";
+      else if (/libwebkit2gtk|libjavascriptcoregtk/.test(name)) region = "webkit";
+      else region = "files";
+      continue;
+    }
+    const pss = /^Pss:\s+(\d+) kB/.exec(line);
+    if (pss) regions[region] += Number(pss[1]) / 1024;
+  }
+  return regions;
 }
 
 /** Memory of the whole tree: each process, and the sums. */

@@ -4,13 +4,15 @@
 // Run it with bench/desktop.sh; settings come from the environment:
 //   STARTS (5) launches of each window, alternating; PRESSES (100) keys per latency measure;
 //   WORK_ROUNDS (60) cases answered in the simulated work; IDLE_SECS (600) idle sampling per window;
-//   PHASES (start,latency,idle) which parts to run, to look again at one of them quickly.
+//   TYPING_GAP (150) ms between the keys of a search typed at a person's pace;
+//   PHASES (start,latency,team,idle) which parts to run, to look again at one of them quickly.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchApp, ROOT } from "../../tests/e2e/support/harness.mjs";
 import { writeCases, writeSkills } from "./data.mjs";
-import { installProbe, pressLatency, searchLatency, summary } from "./latency.mjs";
+import { teamDatabase } from "./team.mjs";
+import { installProbe, pageRoundTrip, pressLatency, searchLatency, summary } from "./latency.mjs";
 import { findProcess, processTree, sampleIdle, secondsSinceStart, treeMemory } from "./procfs.mjs";
 
 const APP = join(ROOT, "target/release/skillcase-app");
@@ -24,9 +26,10 @@ const STARTS = setting("STARTS", 5);
 const PRESSES = setting("PRESSES", 100);
 const WORK_ROUNDS = setting("WORK_ROUNDS", 60);
 const IDLE_SECS = setting("IDLE_SECS", 600);
+const TYPING_GAP = setting("TYPING_GAP", 150);
 const SKILLS = setting("SKILLS", 10_000);
 const CASES = setting("CASES", 100_000);
-const PHASES = new Set((process.env.PHASES ?? "start,latency,idle").split(","));
+const PHASES = new Set((process.env.PHASES ?? "start,latency,team,idle").split(","));
 const KEY = { Enter: "\uE007", Escape: "\uE00C", Backspace: "\uE003", Ctrl: "\uE009", Down: "\uE015", Up: "\uE013" };
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,10 +51,10 @@ async function markSinceStart(browser, pid, name) {
 }
 
 /** Launches a window with the run's data and finds its process tree. */
-async function launch(binary, comm, dirs) {
+async function launch(binary, comm, dirs, env = {}) {
   const app = await launchApp({
     binary,
-    env: { LANG: "en_US.UTF-8", GTK_THEME: "Adwaita", SKILLCASE_DATA_DIR: dirs.data, SKILLCASE_SKILLS_DIR: dirs.skills },
+    env: { LANG: "en_US.UTF-8", GTK_THEME: "Adwaita", SKILLCASE_DATA_DIR: dirs.data, SKILLCASE_SKILLS_DIR: dirs.skills, ...env },
   });
   const pid = findProcess(comm, dirs.data);
   if (!pid) throw new Error(`no ${comm} process for ${dirs.data}`);
@@ -116,23 +119,34 @@ async function workRound(browser, round) {
   await pause(300);
 }
 
-/** Each query typed five times into the search box `box`, timed until the list `list` is drawn; the box emptied between. */
-async function searches(browser, box, list, queries) {
-  const figures = {};
-  for (const query of queries) {
-    const samples = [];
-    for (let i = 0; i < 5; i++) {
-      await clickSelector(browser, box);
-      samples.push(await searchLatency(browser, list, query));
-      await browser.execute((sel) => {
-        const input = document.querySelector(sel);
-        input.value = "";
-        input.dispatchEvent(new Event("input", { bubbles: true }));
-      }, box);
-      await pause(800);
+/**
+ * Each query typed five times into the search box `box` at each pace (keys as fast as WebDriver
+ * sends them, and `TYPING_GAP` ms apart as a brisk typist does), timed until the list `list`
+ * changes and until it is drawn; the box emptied between. For the inbox (`roundTrip`), the
+ * query's page is also asked for from the page itself, which parts the figure into the
+ * command's round trip and the rest.
+ */
+async function searches(browser, box, list, queries, roundTrip = false) {
+  const figures = { burst: {}, typed: {}, changed: {}, roundTrip: {} };
+  for (const [pace, gap] of [["burst", 0], ["typed", TYPING_GAP]]) {
+    for (const query of queries) {
+      const samples = [];
+      for (let i = 0; i < 5; i++) {
+        await clickSelector(browser, box);
+        samples.push(await searchLatency(browser, box, list, query, gap));
+        await browser.execute((sel) => {
+          const input = document.querySelector(sel);
+          input.value = "";
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        }, box);
+        await pause(800);
+      }
+      const timed = samples.filter((s) => s !== null);
+      figures[pace][query] = summary(timed.map((s) => s.drawn));
+      if (pace === "typed") figures.changed[query] = summary(timed.map((s) => s.changed));
     }
-    figures[query] = summary(samples.filter((s) => s !== null));
   }
+  for (const query of roundTrip ? queries : []) figures.roundTrip[query] = summary((await pageRoundTrip(browser, query, 11)).slice(1));
   return figures;
 }
 
@@ -152,7 +166,7 @@ async function latencies(dirs, results) {
     await toInbox(browser, app.pid);
     await browser.execute(() => document.activeElement?.blur());
     results.app.inboxJK = summary(await pressLatency(browser, ["j", "k"], PRESSES));
-    results.app.inboxSearch = await searches(browser, "#case-search", '[role="listbox"][data-total]', ["wa-99999", "4242", "excecao", "lead 7"]);
+    results.app.inboxSearch = await searches(browser, "#case-search", '[role="listbox"][data-total]', ["wa-99999", "4242", "excec 4242", "lead 7"], true);
 
     const before = treeMemory(processTree(app.pid));
     const started = Date.now();
@@ -164,9 +178,37 @@ async function latencies(dirs, results) {
     await browser.keys("/");
     await browser.keys(KEY.Down);
     results.app.skillsArrows = summary(await pressLatency(browser, [KEY.Down, KEY.Up], PRESSES));
-    results.app.skillsSearch = await searches(browser, '[data-testid="skill-search"]', '[data-testid="virtual-list"]', ["topic 42", "skill-09999", "plan"]);
+    results.app.skillsSearch = await searches(browser, '[data-testid="skill-search"]', '[data-testid="virtual-list"]', ["topic 42", "skill-09999", "plan 12"]);
   } finally {
     await app.stop();
+  }
+}
+
+/**
+ * The team database at 1,000,000 cases: start to the inbox's first page, and the inbox search
+ * (the newest case's conversation id, a number also said in answers, a note's word without its
+ * accents cut short with a number, a customer's name).
+ */
+async function team(dirs, results) {
+  const db = await teamDatabase(CLI, dirs.data);
+  try {
+    const app = await launch(APP, "skillcase-app", dirs, { SKILLCASE_DATABASE_URL: db.url });
+    try {
+      await installProbe(app.browser);
+      const { inbox, clickToInbox } = await toInbox(app.browser, app.pid);
+      results.team = { inbox, clickToInbox };
+      await app.browser.execute(() => document.activeElement?.blur());
+      results.team.search = await searches(app.browser, "#case-search", '[role="listbox"][data-total]', [
+        "wa-5511901299999",
+        "4242",
+        "excec 4242",
+        "fernanda lima",
+      ], true);
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    db.stop();
   }
 }
 
@@ -195,7 +237,7 @@ async function main() {
   const dirs = { root, skills: join(root, "skills"), data: join(root, "data") };
   const endpoint = await startFakeEndpoint();
   const results = {
-    settings: { STARTS, PRESSES, WORK_ROUNDS, IDLE_SECS, SKILLS, CASES },
+    settings: { STARTS, PRESSES, WORK_ROUNDS, IDLE_SECS, TYPING_GAP, SKILLS, CASES },
     blank: { firstPaint: [], memory: [] },
     app: { firstData: [], inbox: [], clickToInbox: [], memory: [] },
   };
@@ -211,6 +253,10 @@ async function main() {
     if (PHASES.has("latency")) {
       log("latency and work");
       await latencies(dirs, results);
+    }
+    if (PHASES.has("team")) {
+      log("the team database: filling 1,000,000 cases, then its inbox");
+      await team(dirs, results);
     }
     if (PHASES.has("idle")) {
       log(`idle, ${IDLE_SECS} s each`);
@@ -245,6 +291,9 @@ function reportStart(r) {
   console.log(`memory after start, PSS of the tree: blank ${mib(blankPss)}, app ${mib(appPss)} (+${mib(appPss - blankPss)}); RSS summed: blank ${mib(memMedian(r.blank.memory, "rss"))}, app ${mib(memMedian(r.app.memory, "rss"))}`);
   for (const [who, m] of [["blank", r.blank.memory.at(-1)], ["app", r.app.memory.at(-1)]]) {
     console.log(`  ${who}: ${Object.entries(m.parts).map(([p, v]) => `${p} PSS ${mib(v.pss)} (anon ${mib(v.pssAnon)}) RSS ${mib(v.rss)}`).join("; ")}`);
+    for (const [p, v] of Object.entries(m.parts)) {
+      console.log(`    ${who} ${p} PSS by region: ${Object.entries(v.regions).map(([region, size]) => `${region} ${mib(size)}`).join(", ")}`);
+    }
   }
 }
 
@@ -254,12 +303,16 @@ function reportLater(r) {
     const w = r.app.work;
     console.log(`after ${w.rounds} cases answered and searched (${w.minutes.toFixed(1)} min): PSS ${mib(w.before.pss)} → ${mib(w.after.pss)}`);
   }
-  const lat = (s) => `p50 ${s.p50?.toFixed(0)} ms, p95 ${s.p95?.toFixed(0)} ms (n ${s.n})`;
+  const lat = (s) => (s.n === 0 ? "the last key changed nothing on screen" : `p50 ${s.p50.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms (n ${s.n})`);
   if (r.blank.keyFrame) console.log(`keydown → frame, blank window: ${lat(r.blank.keyFrame)}`);
   if (r.app.inboxJK) console.log(`j/k in the inbox: ${lat(r.app.inboxJK)}`);
   if (r.app.skillsArrows) console.log(`arrows in the Skills list: ${lat(r.app.skillsArrows)}`);
-  for (const [name, set] of [["inbox search", r.app.inboxSearch], ["skills search", r.app.skillsSearch]]) {
-    for (const [q, s] of Object.entries(set ?? {})) console.log(`${name} "${q}", last keystroke → results drawn: ${lat(s)}`);
+  if (r.team) console.log(`team database, 1,000,000 cases: start to the inbox's first page ${Math.round(r.team.inbox * 1000)} ms (click on Cases to it ${Math.round(r.team.clickToInbox * 1000)} ms)`);
+  for (const [name, set] of [["inbox search", r.app.inboxSearch], ["skills search", r.app.skillsSearch], ["team inbox search", r.team?.search]]) {
+    const what = { burst: "keys in a burst, last keystroke → drawn", typed: "typed, last keystroke → drawn", changed: "typed, last keystroke → list changed", roundTrip: "its page asked for from the page, round trip" };
+    for (const [part, queries] of Object.entries(set ?? {})) {
+      for (const [q, s] of Object.entries(queries)) console.log(`${name} "${q}", ${what[part]}: ${lat(s)}`);
+    }
   }
   for (const [who, i] of [["blank", r.blank.idle], ["app", r.app.idle]]) {
     if (!i) continue;

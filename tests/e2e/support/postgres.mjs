@@ -44,7 +44,8 @@ function run(command, args, what) {
 }
 
 /**
- * Starts a new cluster. Returns { port, url(database), createDatabase(name), psql(database, sql), stop }.
+ * Starts a new cluster. Returns { port, url(database), createDatabase(name), psql(database, sql),
+ * psqlFile(database, path), stop }.
  */
 export async function startPostgres() {
   const bin = serverBin();
@@ -96,10 +97,18 @@ export async function startPostgres() {
         ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", ROLE, "-p", String(port), "-d", database, "-c", sql],
         `psql ${sql}`,
       ).trim();
+    /** Runs the SQL file `path` in `database`, stopping at its first error. */
+    const psqlFile = (database, path) =>
+      run(
+        join(bin, "psql"),
+        ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", ROLE, "-p", String(port), "-d", database, "-f", path],
+        `psql -f ${path}`,
+      );
     return {
       port,
       url,
       psql,
+      psqlFile,
       /** A new empty database `name`, as a postgres:// URL. */
       createDatabase(name) {
         run(join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", ROLE, name], `createdb ${name}`);

@@ -61,7 +61,6 @@ fn the_first_pages_and_their_counts_read_indexes_not_every_case() {
     assert_eq!(reads::list_cases(&mut sql, &mine).unwrap().total, 380);
     let search = CaseFilter { search: Some("order 12345".into()), ..tab(CaseTab::Closed) };
     assert_eq!(numbers(&reads::list_cases(&mut sql, &search).unwrap()), [13_345]);
-
     let scans =
         tx.query_one("SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'cases'", &[]);
     let (seq, idx): (i64, i64) = scans.map(|row| (row.get(0), row.get(1))).unwrap();
@@ -79,6 +78,15 @@ fn the_first_pages_and_their_counts_read_indexes_not_every_case() {
         let plan: Vec<String> = plan.iter().map(|row| row.get(0)).collect();
         assert!(plan.iter().any(|line| line.contains(index)), "{condition}: {plan:?}");
     }
+    let mut sql = PgSql::new(&mut tx);
+    // A search that finds few cases reads them as a list; one that finds many (every closed
+    // case says "order", read best by a scan) searches in each statement: both count and page alike.
+    let few = CaseFilter { search: Some("order 1234".into()), ..tab(CaseTab::Closed) };
+    let few = reads::list_cases(&mut sql, &few).unwrap();
+    assert_eq!((few.total, numbers(&few)[..3].to_vec()), (12, vec![13_349, 13_348, 13_347]));
+    let many = CaseFilter { search: Some("order".into()), ..tab(CaseTab::Closed) };
+    let many = reads::list_cases(&mut sql, &many).unwrap();
+    assert_eq!((many.total, numbers(&many)[0], many.items.len()), (19_000, 20_000, 50));
 }
 
 #[test]

@@ -147,6 +147,7 @@ export type ErrorCode =
   | "team_not_initialised"
   | "team_not_owner"
   | "team_permission_denied"
+  | "team_query_cancelled"
   | "team_setting_io"
   | "text_required"
   | "token_io"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The desktop benchmark in one command (after the README's set-up): builds the release app, the
 # blank Tauri window and the CLI, then measures both windows side by side (bench/desktop/run.mjs).
-# Settings: STARTS, PRESSES, WORK_ROUNDS, IDLE_SECS (600 by default: about 25 minutes in all).
+# Settings: STARTS, PRESSES, IDLE_SECS, WORK_MINUTES, PHASES (see run.mjs; all phases by default:
+# about an hour and a half, of which the working hour is one).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"

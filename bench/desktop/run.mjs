@@ -3,9 +3,11 @@
 // the end-to-end harness (Xvfb, tauri-driver, WebKitWebDriver) with the same environment.
 // Run it with bench/desktop.sh; settings come from the environment:
 //   STARTS (5) launches of each window, alternating; PRESSES (100) keys per latency measure;
-//   WORK_ROUNDS (60) cases answered in the simulated work; IDLE_SECS (600) idle sampling per window;
-//   TYPING_GAP (150) ms between the keys of a search typed at a person's pace;
-//   PHASES (start,latency,team,idle) which parts to run, to look again at one of them quickly.
+//   IDLE_SECS (600) idle sampling per window; TYPING_GAP (150) ms between the keys of a search
+//   typed at a person's pace; WORK_MINUTES (60) of simulated work, one round every WORK_PACE (30) s,
+//   memory read every WORK_SAMPLE (5) min; BENCH_BINARIES (target/release) where the three
+//   binaries are, so a copy can be measured while the workspace builds;
+//   PHASES (start,latency,team,idle,work) which parts to run, to look again at one of them quickly.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,23 +15,27 @@ import { launchApp, ROOT } from "../../tests/e2e/support/harness.mjs";
 import { writeCases, writeSkills } from "./data.mjs";
 import { teamDatabase } from "./team.mjs";
 import { installProbe, pageRoundTrip, pressLatency, searchLatency, summary } from "./latency.mjs";
+import { workingHour } from "./work.mjs";
 import { findProcess, processTree, sampleIdle, secondsSinceStart, treeMemory } from "./procfs.mjs";
 
-const APP = join(ROOT, "target/release/skillcase-app");
-const BLANK = join(ROOT, "target/release/skillcase-blank-window");
-const CLI = join(ROOT, "target/release/skillcase");
+const BINARIES = process.env.BENCH_BINARIES ?? join(ROOT, "target/release");
+const APP = join(BINARIES, "skillcase-app");
+const BLANK = join(BINARIES, "skillcase-blank-window");
+const CLI = join(BINARIES, "skillcase");
 process.env.SKILLCASE_CLI_BINARY = CLI;
 const { setEndpoint, startFakeEndpoint } = await import("../../tests/e2e/support/agent.mjs");
 
 const setting = (name, fallback) => Number(process.env[name] ?? fallback);
 const STARTS = setting("STARTS", 5);
 const PRESSES = setting("PRESSES", 100);
-const WORK_ROUNDS = setting("WORK_ROUNDS", 60);
+const WORK_MINUTES = setting("WORK_MINUTES", 60);
+const WORK_PACE = setting("WORK_PACE", 30);
+const WORK_SAMPLE = setting("WORK_SAMPLE", 5);
 const IDLE_SECS = setting("IDLE_SECS", 600);
 const TYPING_GAP = setting("TYPING_GAP", 150);
 const SKILLS = setting("SKILLS", 10_000);
 const CASES = setting("CASES", 100_000);
-const PHASES = new Set((process.env.PHASES ?? "start,latency,team,idle").split(","));
+const PHASES = new Set((process.env.PHASES ?? "start,latency,team,idle,work").split(","));
 const KEY = { Enter: "\uE007", Escape: "\uE00C", Backspace: "\uE003", Ctrl: "\uE009", Down: "\uE015", Up: "\uE013" };
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -97,28 +103,6 @@ async function startOnce(dirs, results) {
   }
 }
 
-/** Answers one case of Waiting on you with the keyboard, then searches the inbox and the skills. */
-async function workRound(browser, round) {
-  await browser.keys("j");
-  await browser.keys(KEY.Enter);
-  await browser.$('[data-testid="case-title"]').then((el) => el.waitForExist({ timeout: 30_000 }));
-  await browser.keys("1");
-  await (await browser.$("#reply-text")).addValue(`Refund approved for the duplicate charge, round ${round}.`);
-  await browser.keys([KEY.Ctrl, KEY.Enter]);
-  await browser.$('[data-testid="case-detail"][data-status="resolved"]').then((el) => el.waitForExist({ timeout: 30_000 }));
-  for (let i = 0; i < 3 && (await browser.$('[data-testid="case-detail"]').isExisting()); i++) await browser.keys(KEY.Escape);
-  await browser.keys("/");
-  await browser.keys([..."refund"]);
-  await pause(400);
-  await browser.execute(() => {
-    const box = document.querySelector("#case-search");
-    box.value = "";
-    box.dispatchEvent(new Event("input", { bubbles: true }));
-    box.blur();
-  });
-  await pause(300);
-}
-
 /**
  * Each query typed five times into the search box `box` at each pace (keys as fast as WebDriver
  * sends them, and `TYPING_GAP` ms apart as a brisk typist does), timed until the list `list`
@@ -168,12 +152,6 @@ async function latencies(dirs, results) {
     results.app.inboxJK = summary(await pressLatency(browser, ["j", "k"], PRESSES));
     results.app.inboxSearch = await searches(browser, "#case-search", '[role="listbox"][data-total]', ["wa-99999", "4242", "excec 4242", "lead 7"], true);
 
-    const before = treeMemory(processTree(app.pid));
-    const started = Date.now();
-    await browser.execute(() => document.activeElement?.blur());
-    for (let round = 1; round <= WORK_ROUNDS; round++) await workRound(browser, round);
-    results.app.work = { rounds: WORK_ROUNDS, minutes: (Date.now() - started) / 60_000, before, after: treeMemory(processTree(app.pid)) };
-
     await clickSelector(browser, 'nav button[data-nav="skills"]');
     await browser.keys("/");
     await browser.keys(KEY.Down);
@@ -212,6 +190,19 @@ async function team(dirs, results) {
   }
 }
 
+/** The app through WORK_MINUTES of work at a person's pace, from a fresh start on the inbox. */
+async function work(dirs, results) {
+  const app = await launch(APP, "skillcase-app", dirs);
+  try {
+    await toInbox(app.browser, app.pid);
+    await app.browser.execute(() => document.activeElement?.blur());
+    await pause(10_000);
+    results.app.work = await workingHour(app.browser, app.pid, { minutes: WORK_MINUTES, paceSecs: WORK_PACE, sampleMinutes: WORK_SAMPLE, log });
+  } finally {
+    await app.stop();
+  }
+}
+
 /** Idle cost of each window for IDLE_SECS: the app with the inbox open, the blank window as it is. */
 async function idle(dirs, results) {
   const blank = await launch(BLANK, "skillcase-blank-window", dirs);
@@ -237,7 +228,7 @@ async function main() {
   const dirs = { root, skills: join(root, "skills"), data: join(root, "data") };
   const endpoint = await startFakeEndpoint();
   const results = {
-    settings: { STARTS, PRESSES, WORK_ROUNDS, IDLE_SECS, TYPING_GAP, SKILLS, CASES },
+    settings: { STARTS, PRESSES, WORK_MINUTES, WORK_PACE, IDLE_SECS, TYPING_GAP, SKILLS, CASES },
     blank: { firstPaint: [], memory: [] },
     app: { firstData: [], inbox: [], clickToInbox: [], memory: [] },
   };
@@ -261,6 +252,10 @@ async function main() {
     if (PHASES.has("idle")) {
       log(`idle, ${IDLE_SECS} s each`);
       await idle(dirs, results);
+    }
+    if (PHASES.has("work")) {
+      log(`${WORK_MINUTES} minutes of work, a case every ${WORK_PACE} s`);
+      await work(dirs, results);
     }
   } finally {
     endpoint.stop();
@@ -301,7 +296,11 @@ function reportLater(r) {
   const mib = (m) => `${Math.round(m)} MB`;
   if (r.app.work) {
     const w = r.app.work;
-    console.log(`after ${w.rounds} cases answered and searched (${w.minutes.toFixed(1)} min): PSS ${mib(w.before.pss)} → ${mib(w.after.pss)}`);
+    const first = w.samples[0].memory;
+    const last = w.samples.at(-1).memory;
+    const parts = (m) => Object.entries(m.parts).map(([p, v]) => `${p} ${mib(v.pss)}`).join(", ");
+    console.log(`work, ${w.rounds} cases answered with searches in ${w.minutes.toFixed(1)} min: PSS ${mib(first.pss)} (${parts(first)}) → ${mib(last.pss)} (${parts(last)})`);
+    console.log(`  PSS along the way: ${w.samples.map((s) => `${s.minute.toFixed(0)} min ${mib(s.memory.pss)}`).join(", ")}`);
   }
   const lat = (s) => (s.n === 0 ? "the last key changed nothing on screen" : `p50 ${s.p50.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms (n ${s.n})`);
   if (r.blank.keyFrame) console.log(`keydown → frame, blank window: ${lat(r.blank.keyFrame)}`);

@@ -19,8 +19,10 @@ pub struct Entry {
     /// Absolute path of the folder.
     pub dir: PathBuf,
     /// The skill without body and files (what level 1 and matching need); `None` when SKILL.md
-    /// does not parse.
-    pub skill: Option<Skill>,
+    /// does not parse. Behind a pointer, shared with the served set: the map holds entries in
+    /// nodes of eleven, mostly half full, where a skill inline made each empty slot cost a whole
+    /// skill; and the served set held a second copy of every skill.
+    pub skill: Option<Arc<Skill>>,
     pub validity: Validity,
     pub version: Option<i64>,
     pub updated_at: String,
@@ -41,7 +43,7 @@ impl Entry {
             skill.body = String::new();
             skill.files = Vec::new();
             skill.dir = dir.clone();
-            skill
+            Arc::new(skill)
         });
         Entry { name: name.to_string(), dir, skill, validity, version, updated_at }
     }
@@ -55,8 +57,9 @@ impl Entry {
 /// What the agent is served right now, built once per change and shared.
 #[derive(Debug, Default)]
 pub struct Served {
-    /// Live, valid skills, sorted by name (the index hides the hidden ones itself).
-    pub skills: Vec<Skill>,
+    /// Live, valid skills, sorted by name (the index hides the hidden ones itself), shared with
+    /// the entries they come from.
+    pub skills: Vec<Arc<Skill>>,
     pub keywords: KeywordIndex,
     /// Each served skill's live version.
     pub versions: HashMap<String, Option<i64>>,
@@ -145,7 +148,7 @@ impl State {
         let mut versions = HashMap::new();
         for (entry, _) in self.live_entries() {
             if let (true, Some(skill)) = (entry.is_servable(), &entry.skill) {
-                skills.push(skill.clone());
+                skills.push(Arc::clone(skill));
                 versions.insert(entry.name.clone(), entry.version);
             }
         }
@@ -158,7 +161,7 @@ impl State {
 
 /// The list line of an entry.
 pub fn summary(entry: &Entry, origin: Origin) -> SkillSummary {
-    let skill = entry.skill.as_ref();
+    let skill = entry.skill.as_deref();
     SkillSummary {
         name: entry.name.clone(),
         description: skill.map(|s| one_line(&s.description)).unwrap_or_default(),

@@ -4,6 +4,7 @@
 //! worked out before the edit goes live.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -85,14 +86,15 @@ impl Library {
     ) -> Vec<CaseChange> {
         let served = self.write_state().served();
         let before_cases = self.served_cases(&served.skills);
-        let mut after_skills: Vec<Skill> = served.skills.iter().filter(|s| s.name != name).cloned().collect();
+        let mut after_skills: Vec<Arc<Skill>> =
+            served.skills.iter().filter(|s| s.name != name).cloned().collect();
         let mut after_cases = before_cases.clone();
         after_cases.remove(name);
         if let (true, Some(skill)) = (validated.is_valid(), &validated.skill) {
             if let Some((cases, _)) = triggers::package_cases(pkg) {
                 after_cases.insert(name.to_string(), cases);
             }
-            after_skills.push(skill.clone());
+            after_skills.push(Arc::new(skill.clone()));
         }
         let before = triggers::run_cases(&served.skills, &before_cases);
         let after = triggers::run_cases(&after_skills, &after_cases);
@@ -102,7 +104,7 @@ impl Library {
     /// The cases of every skill in `skills` that carries any, read from their live folders. A
     /// served skill's cases file validated when it was loaded; one that cannot be read now
     /// (changed meanwhile) is left out until the watcher reloads it.
-    fn served_cases(&self, skills: &[Skill]) -> BTreeMap<String, Vec<TriggerCase>> {
+    fn served_cases(&self, skills: &[Arc<Skill>]) -> BTreeMap<String, Vec<TriggerCase>> {
         let limit = self.policy.limits.max_file_bytes;
         skills
             .iter()

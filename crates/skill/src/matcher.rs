@@ -11,6 +11,7 @@
 //! keyword in the customer's own message is a deterministic trigger, not a model decision. A
 //! hidden skill with a matcher is therefore a skill that appears only when its keywords do.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -100,9 +101,10 @@ pub struct KeywordIndex {
 
 impl KeywordIndex {
     /// Compiles the `matcher` keywords of `skills` (skills without a matcher never fire).
-    pub fn new(skills: &[Skill]) -> Self {
+    pub fn new<S: Borrow<Skill>>(skills: &[S]) -> Self {
         let mut index = KeywordIndex::default();
-        let mut order: Vec<&Skill> = skills.iter().filter(|s| s.config.matcher.is_some()).collect();
+        let mut order: Vec<&Skill> =
+            skills.iter().map(Borrow::borrow).filter(|s| s.config.matcher.is_some()).collect();
         order.sort_by(|a, b| a.name.cmp(&b.name));
         for skill in order {
             let id = index.names.len();

@@ -12,6 +12,7 @@
 //!
 //! **Formats.** See [`IndexFormat`]. Neither format ends with a newline.
 
+use std::borrow::Borrow;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -122,9 +123,9 @@ When a read returns <skill_required_references>, read every document listed ther
 const RENDER_CHUNK: usize = 512;
 
 /// Renders level 1 for the visible skills among `skills` (see the module documentation for the
-/// budget and ordering rules).
-pub fn index(skills: &[Skill], format: IndexFormat, budget_chars: usize) -> Index {
-    let mut visible: Vec<&Skill> = skills.iter().filter(|s| !s.is_hidden()).collect();
+/// budget and ordering rules). Owned or shared skills alike: the library serves shared ones.
+pub fn index<S: Borrow<Skill>>(skills: &[S], format: IndexFormat, budget_chars: usize) -> Index {
+    let mut visible: Vec<&Skill> = skills.iter().map(Borrow::borrow).filter(|s| !s.is_hidden()).collect();
     visible.sort_by(|a, b| a.name.cmp(&b.name));
 
     let mut text = String::new();

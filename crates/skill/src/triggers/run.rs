@@ -1,6 +1,7 @@
 //! Runs trigger cases through the same matcher and level-2 routing the agent gets, over a whole
 //! library at once, so a case also shows which *other* skills its message fires (the conflicts).
 
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
@@ -105,9 +106,13 @@ impl TriggerReport {
 
 /// Runs `cases` (by skill name) against `skills`, which all take part in matching. Cases of a
 /// name that is not among `skills` are left out.
-pub fn run_cases(skills: &[Skill], cases: &BTreeMap<String, Vec<TriggerCase>>) -> TriggerReport {
+pub fn run_cases<S: Borrow<Skill>>(
+    skills: &[S],
+    cases: &BTreeMap<String, Vec<TriggerCase>>,
+) -> TriggerReport {
     let index = KeywordIndex::new(skills);
-    let by_name: BTreeMap<&str, &Skill> = skills.iter().map(|s| (s.name.as_str(), s)).collect();
+    let by_name: BTreeMap<&str, &Skill> =
+        skills.iter().map(Borrow::borrow).map(|s: &Skill| (s.name.as_str(), s)).collect();
     let mut report = TriggerReport { skills: Vec::new(), conflicts: Vec::new(), passed: 0, failed: 0 };
     let mut seen = BTreeSet::new();
     for (name, skill_cases) in cases {

@@ -106,7 +106,7 @@ fn agentskills_location_adds_no_second_separator_after_a_folder_ending_in_one() 
 
 #[test]
 fn empty_list_renders_the_bare_frame_in_agentskills() {
-    let out = index(&[], IndexFormat::Agentskills, DEFAULT_BUDGET);
+    let out = index::<Skill>(&[], IndexFormat::Agentskills, DEFAULT_BUDGET);
     assert_eq!(out.text, "<available_skills>\n</available_skills>");
     assert_eq!(out.used_chars, 38);
     assert!(out.entries.is_empty());
@@ -272,13 +272,13 @@ fn compute_entry_without_inputs_says_input_none() {
 
 #[test]
 fn empty_list_renders_preamble_and_bare_frame_in_skillcase() {
-    let out = index(&[], IndexFormat::Skillcase, DEFAULT_BUDGET);
+    let out = index::<Skill>(&[], IndexFormat::Skillcase, DEFAULT_BUDGET);
     assert_eq!(out.text, format!("{SKILLCASE_PREAMBLE}\n<available_skills>\n</available_skills>"));
 }
 
 #[test]
 fn skillcase_budget_includes_the_preamble() {
-    let frame = index(&[], IndexFormat::Skillcase, DEFAULT_BUDGET).used_chars;
+    let frame = index::<Skill>(&[], IndexFormat::Skillcase, DEFAULT_BUDGET).used_chars;
     let entry = "<skill name=\"a\" type=\"prompt\">A</skill>\n".chars().count();
     let fits = index(&[skill("a", "A")], IndexFormat::Skillcase, frame + entry);
     assert!(fits.entries[0].included);

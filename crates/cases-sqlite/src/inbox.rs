@@ -8,7 +8,7 @@ use skillcase_cases::rows::{case_from_row, CASE_COLUMNS, CASE_COLUMN_COUNT};
 use skillcase_cases::sql::{Arg, Sql};
 use skillcase_cases::store::{
     checked_day, list_item, me, page_limit, page_total, search_words, CaseFilter, CasePage, CaseSort,
-    CaseTab, CaseView, TabCounts,
+    CaseTab, CaseView, TabCounts, FEW_MATCHES,
 };
 use skillcase_cases::CasesError;
 
@@ -161,9 +161,6 @@ fn due_soonest_page(
     }
     Ok(page)
 }
-
-/// Up to how many matches a search page sorts the matches rather than walking the tab's order.
-pub const FEW_MATCHES: i64 = 5_000;
 
 /// Where a page's rows come from. Without a search, from the indexes that hold the tab's order,
 /// walked in order and stopped after the page. With words that match up to [`FEW_MATCHES`]

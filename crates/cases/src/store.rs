@@ -151,6 +151,11 @@ pub const DEFAULT_PAGE: u32 = 50;
 /// The largest page served at once.
 pub const MAX_PAGE: u32 = 200;
 
+/// Up to how many cases a search finds for the page to treat them as few: both databases then
+/// read the found cases as a list (looked up, sorted, counted) instead of walking the tab's order
+/// or searching again in each statement. Past it, walking the tab's order finds a page sooner.
+pub const FEW_MATCHES: i64 = 5_000;
+
 /// How many cases each tab holds, for the tab labels.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(export)]

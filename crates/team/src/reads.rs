@@ -16,7 +16,7 @@ use skillcase_cases::rows::{case_from_row, CASE_COLUMNS, CASE_COLUMN_COUNT};
 use skillcase_cases::sql::{Arg, Row, Sql};
 use skillcase_cases::store::{
     checked_day, list_item, me, page_limit, page_total, search_words, CaseFilter, CaseListItem, CasePage,
-    CaseSort, CaseTab, CaseView, TabCounts,
+    CaseSort, CaseTab, CaseView, TabCounts, FEW_MATCHES,
 };
 use skillcase_cases::CasesError;
 
@@ -197,10 +197,6 @@ fn summary_from_row(row: &Row) -> Result<ReportSummary, CasesError> {
     })
 }
 
-/// Up to how many cases a search finds before the page reads them as a list rather than
-/// searching again in each statement.
-const FEW_MATCHES: usize = 5_000;
-
 /// A filter as SQL over `cases`: the tab's condition and the conditions that narrow it further,
 /// their values as `$n` parameters.
 #[derive(Default)]
@@ -311,7 +307,7 @@ impl Conditions {
         let Some(at) = self.search_at else { return Ok(None) };
         let query = format!("SELECT id FROM cases WHERE {} LIMIT {}", self.sql("true"), FEW_MATCHES + 1);
         let rows = sql.query(&query, &self.args())?;
-        if rows.len() > FEW_MATCHES {
+        if rows.len() as i64 > FEW_MATCHES {
             return Ok(None);
         }
         let ids = rows.iter().map(|row| row.text(0)).collect::<Result<Vec<_>, _>>()?;

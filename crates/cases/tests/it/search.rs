@@ -6,9 +6,9 @@
 
 use skillcase_cases::model::{ContextMessage, HumanAction, Lead, NewCase};
 use skillcase_cases::sql::Storage;
-use skillcase_cases::store::{CaseFilter, CaseTab};
+use skillcase_cases::store::{CaseFilter, CaseTab, FEW_MATCHES};
 use skillcase_cases::CasesRepository;
-use skillcase_cases_sqlite::inbox::{match_query, FEW_MATCHES};
+use skillcase_cases_sqlite::inbox::match_query;
 
 use crate::support::{refund_case, Db};
 

@@ -10,6 +10,7 @@ mod commands;
 mod error;
 mod events;
 mod notify;
+mod rendering;
 mod state;
 
 #[cfg(test)]
@@ -136,6 +137,7 @@ registered![
 ];
 
 pub fn run() {
+    rendering::paint_without_compositing();
     skillcase_application::memory::limit_malloc_arenas();
     let state = match AppState::start() {
         Ok(state) => state,

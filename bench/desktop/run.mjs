@@ -60,7 +60,8 @@ async function markSinceStart(browser, pid, name) {
 async function launch(binary, comm, dirs, env = {}) {
   const app = await launchApp({
     binary,
-    env: { LANG: "en_US.UTF-8", GTK_THEME: "Adwaita", SKILLCASE_DATA_DIR: dirs.data, SKILLCASE_SKILLS_DIR: dirs.skills, ...env },
+    // Each window as it ships: the harness's choice of WebKit's compositing mode is undone.
+    env: { LANG: "en_US.UTF-8", GTK_THEME: "Adwaita", SKILLCASE_DATA_DIR: dirs.data, SKILLCASE_SKILLS_DIR: dirs.skills, WEBKIT_DISABLE_COMPOSITING_MODE: undefined, ...env },
   });
   const pid = findProcess(comm, dirs.data);
   if (!pid) throw new Error(`no ${comm} process for ${dirs.data}`);

@@ -4,6 +4,8 @@
 // update that includes the handler's changes. For searches the end is the frame after the result
 // list's last change, so a debounce and the query's round trip are both inside the figure.
 
+import { pause } from "./driving.mjs";
+
 /** Installs the probe in the page (idempotent). */
 export async function installProbe(browser) {
   await browser.execute(() => {
@@ -34,7 +36,6 @@ export async function installProbe(browser) {
   });
 }
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Percentiles of a list of milliseconds. */
 export function summary(samples) {

@@ -15,6 +15,7 @@ import { launchApp, ROOT } from "../../tests/e2e/support/harness.mjs";
 import { writeCases, writeSkills } from "./data.mjs";
 import { teamDatabase } from "./team.mjs";
 import { installProbe, pageRoundTrip, pressLatency, searchLatency, summary } from "./latency.mjs";
+import { clearBox, click, KEY, pause } from "./driving.mjs";
 import { workingHour } from "./work.mjs";
 import { findProcess, processTree, sampleIdle, secondsSinceStart, treeMemory } from "./procfs.mjs";
 
@@ -36,9 +37,7 @@ const TYPING_GAP = setting("TYPING_GAP", 150);
 const SKILLS = setting("SKILLS", 10_000);
 const CASES = setting("CASES", 100_000);
 const PHASES = new Set((process.env.PHASES ?? "start,latency,team,idle,work").split(","));
-const KEY = { Enter: "\uE007", Escape: "\uE00C", Backspace: "\uE003", Ctrl: "\uE009", Down: "\uE015", Up: "\uE013" };
 
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const log = (...parts) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...parts);
 
@@ -68,15 +67,9 @@ async function launch(binary, comm, dirs, env = {}) {
   return { ...app, pid };
 }
 
-async function clickSelector(browser, selector) {
-  const element = await browser.$(selector);
-  await element.waitForClickable({ timeout: 60_000 });
-  await element.click();
-}
-
 async function toInbox(browser, pid) {
   const clicked = secondsSinceStart(pid);
-  await clickSelector(browser, 'nav button[data-nav="cases"]');
+  await click(browser, 'nav button[data-nav="cases"]');
   const inbox = await markSinceStart(browser, pid, "inbox:first-page");
   return { inbox, clickToInbox: inbox - clicked };
 }
@@ -117,13 +110,9 @@ async function searches(browser, box, list, queries, roundTrip = false) {
     for (const query of queries) {
       const samples = [];
       for (let i = 0; i < 5; i++) {
-        await clickSelector(browser, box);
+        await click(browser, box);
         samples.push(await searchLatency(browser, box, list, query, gap));
-        await browser.execute((sel) => {
-          const input = document.querySelector(sel);
-          input.value = "";
-          input.dispatchEvent(new Event("input", { bubbles: true }));
-        }, box);
+        await clearBox(browser, box);
         await pause(800);
       }
       const timed = samples.filter((s) => s !== null);
@@ -153,7 +142,7 @@ async function latencies(dirs, results) {
     results.app.inboxJK = summary(await pressLatency(browser, ["j", "k"], PRESSES));
     results.app.inboxSearch = await searches(browser, "#case-search", '[role="listbox"][data-total]', ["wa-99999", "4242", "excec 4242", "lead 7"], true);
 
-    await clickSelector(browser, 'nav button[data-nav="skills"]');
+    await click(browser, 'nav button[data-nav="skills"]');
     await browser.keys("/");
     await browser.keys(KEY.Down);
     results.app.skillsArrows = summary(await pressLatency(browser, [KEY.Down, KEY.Up], PRESSES));

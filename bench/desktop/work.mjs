@@ -2,37 +2,19 @@
 // opened and answered from the keyboard (the answer goes on to the fake agent endpoint), the inbox
 // is searched, and every fourth round a skill is searched on the Skills screen and opened. The
 // tree's memory is read after start and every few minutes, so growth tells from a one-off rise.
+import { clearBox, click, KEY, pause } from "./driving.mjs";
 import { treeMemory, processTree } from "./procfs.mjs";
 
-const KEY = { Enter: "\uE007", Escape: "\uE00C", Ctrl: "\uE009" };
 const INBOX_SEARCHES = ["refund", "4242", "lead 7", "wa-99999", "excec"];
 const SKILL_SEARCHES = ["topic 42", "skill-09999", "plan 12"];
-
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function click(browser, selector) {
-  const element = await browser.$(selector);
-  await element.waitForClickable({ timeout: 60_000 });
-  await element.click();
-}
 
 /** Types `text` one key per WebDriver call (WebKitWebDriver drops a key repeated in one action). */
 async function type(browser, text) {
   for (const key of text) await browser.keys(key);
 }
 
-/** Empties the search box `selector` the way the person's select-all and delete would. */
-async function clearBox(browser, selector) {
-  await browser.execute((sel) => {
-    const box = document.querySelector(sel);
-    box.value = "";
-    box.dispatchEvent(new Event("input", { bubbles: true }));
-    box.blur();
-  }, selector);
-}
-
 /** Answers the next case of Waiting on you as resolved, from the keyboard. */
-export async function answerCase(browser, round) {
+async function answerCase(browser, round) {
   await browser.keys("j");
   await browser.keys(KEY.Enter);
   await browser.$('[data-testid="case-title"]').then((el) => el.waitForExist({ timeout: 30_000 }));
